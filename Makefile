@@ -1,0 +1,65 @@
+# nastui: the two commands a new user types are `make demo` and `make test`.
+#
+# Everything installs itself: Debian packages through apt (only when run as root and only those
+# missing), Python packages into .venv (only when pyproject.toml changed since the last install).
+
+PYTHON      ?= python3
+VENV        ?= .venv
+BIN         := $(VENV)/bin
+STAMP       := $(VENV)/.nastui-installed
+SCENARIO    ?= healthy-24-bay
+
+# Debian packages the test suite drives for real (see tests/integration and ../shared/lab).
+APT_PACKAGES := tmux util-linux btrfs-progs fio
+
+.PHONY: demo test lint typecheck unit perf screenshots apt venv clean
+
+demo: $(STAMP)
+	$(BIN)/nastui --demo --scenario $(SCENARIO)
+
+test: apt $(STAMP) lint typecheck unit
+
+lint: $(STAMP)
+	$(BIN)/ruff check nastui tests
+	$(BIN)/ruff format --check nastui tests
+	$(BIN)/lint-imports
+
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+unit: $(STAMP)
+	$(BIN)/pytest $(PYTEST_ARGS)
+
+perf: $(STAMP)
+	$(BIN)/python -m tests.perf
+
+screenshots: $(STAMP)
+	$(BIN)/python -m nastui.tools.screenshots screenshots
+
+venv: $(STAMP)
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "nastui needs Python 3.11 or newer: set PYTHON=python3.11")'
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	@touch $(STAMP)
+
+# Install what is missing, and only as root; otherwise say what is missing and carry on
+# (the tests that need a tool then fail or skip, and say which tool).
+apt:
+	@missing=""; for p in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "apt: installing$$missing"; \
+	    export DEBIAN_FRONTEND=noninteractive; \
+	    apt-get update -qq && apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	  else \
+	    echo "apt: missing Debian packages:$$missing (install them as root: apt-get install$$missing)"; \
+	  fi; \
+	fi
+
+clean:
+	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

@@ -1,0 +1,5 @@
+"""nastui: a terminal monitor and control panel for NAS servers."""
+
+from __future__ import annotations
+
+__version__ = "0.1.0"

@@ -1,0 +1,89 @@
+"""Fans, fan zones and fan curves; also other sensors (CPU package, chassis ambient).
+
+Duty is in percent (0..100) everywhere above the drivers; a hwmon driver scales to 0..255.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+@dataclass(frozen=True, slots=True)
+class Fan:
+    """A fan as read back from the hardware.
+
+    Attributes:
+        name: configured name ("front-wall-1") or the sensor name.
+        rpm: tachometer reading; None when the fan has no tach.
+        duty_percent: current duty; None when unreadable.
+        zone: the fan zone it belongs to.
+        driver: "hwmon", "ipmi-supermicro", "ipmi-dell", "command", "sim".
+        controllable: whether nastui can set its duty.
+    """
+
+    name: str
+    rpm: int | None = None
+    duty_percent: float | None = None
+    zone: str | None = None
+    driver: str = "hwmon"
+    controllable: bool = False
+
+    @property
+    def stalled(self) -> bool:
+        """0 RPM while being driven: a dead or unplugged fan."""
+        return self.rpm == 0 and (self.duty_percent or 0) > 0
+
+
+class CurveKind(StrEnum):
+    """How duty is derived from temperature between curve points."""
+
+    LINEAR = "linear"
+    STEP = "step"
+
+
+@dataclass(frozen=True, slots=True)
+class CurvePoint:
+    """One point: at `temp_c` degrees the fan runs at `duty_percent`."""
+
+    temp_c: float
+    duty_percent: float
+
+
+@dataclass(frozen=True, slots=True)
+class FanCurve:
+    """A temperature -> duty curve with its limits.
+
+    Attributes:
+        points: sorted by temperature.
+        kind: linear interpolation or steps.
+        hysteresis_c: temperature must fall this far below a point before duty drops.
+        min_duty: never below this (except 0 if `allow_stop`).
+        max_duty: never above this.
+    """
+
+    points: tuple[CurvePoint, ...]
+    kind: CurveKind = CurveKind.LINEAR
+    hysteresis_c: float = 2.0
+    min_duty: float = 20.0
+    max_duty: float = 100.0
+
+
+class FanSource(StrEnum):
+    """What temperature a fan zone follows."""
+
+    HOTTEST_DRIVE = "hottest-drive"
+    AVERAGE_DRIVES = "average-drives"
+    CPU = "cpu"
+    MAX = "max"
+
+
+@dataclass(frozen=True, slots=True)
+class Sensor:
+    """A non-drive temperature or voltage sensor (CPU package, inlet, BMC readings)."""
+
+    name: str
+    value: float | None
+    unit: str = "C"
+    source: str = "hwmon"
+    status: str | None = None

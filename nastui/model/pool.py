@@ -1,0 +1,181 @@
+"""Storage pools of every kind (ZFS, mdraid, btrfs), their vdev trees and scan progress.
+
+One `ScanProgress` covers scrub, resilver, resync, check, repair, recovery, reshape and btrfs
+replace, so every front end draws progress the same way whatever the pool type.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class PoolKind(StrEnum):
+    """The storage stack a pool belongs to."""
+
+    ZFS = "zfs"
+    MDRAID = "mdraid"
+    BTRFS = "btrfs"
+
+
+class PoolState(StrEnum):
+    """Pool or vdev state, in ZFS vocabulary; mdraid and btrfs states are mapped onto it."""
+
+    ONLINE = "ONLINE"
+    DEGRADED = "DEGRADED"
+    FAULTED = "FAULTED"
+    OFFLINE = "OFFLINE"
+    UNAVAIL = "UNAVAIL"
+    REMOVED = "REMOVED"
+    SUSPENDED = "SUSPENDED"
+    INUSE = "INUSE"  # hot spare in use
+    AVAIL = "AVAIL"  # hot spare available
+    UNKNOWN = "UNKNOWN"
+
+
+class ScanKind(StrEnum):
+    """What kind of whole-pool pass is (or was) running."""
+
+    SCRUB = "scrub"
+    RESILVER = "resilver"
+    RESYNC = "resync"
+    CHECK = "check"
+    REPAIR = "repair"
+    RECOVERY = "recovery"
+    RESHAPE = "reshape"
+    REPLACE = "replace"
+
+
+class ScanState(StrEnum):
+    """Where a scan is in its life."""
+
+    RUNNING = "running"
+    PAUSED = "paused"
+    PENDING = "pending"  # mdraid DELAYED/PENDING
+    FINISHED = "finished"
+    CANCELED = "canceled"
+
+
+@dataclass(frozen=True, slots=True)
+class ScanProgress:
+    """Progress of a scrub, resilver, resync, check or replace.
+
+    Attributes:
+        kind: scrub, resilver, ...
+        state: running, paused, finished...
+        started_at: Unix time it started, when known.
+        ended_at: Unix time it finished or was canceled.
+        bytes_done: bytes examined (issued, for ZFS) so far.
+        bytes_total: bytes to examine in all.
+        rate_bytes_per_s: smoothed rate from consecutive samples (or the tool's own figure).
+        eta_seconds: estimated seconds to completion.
+        errors: errors found so far.
+        repaired_bytes: bytes repaired so far (ZFS "repaired", btrfs corrected).
+    """
+
+    kind: ScanKind
+    state: ScanState
+    started_at: float | None = None
+    ended_at: float | None = None
+    bytes_done: int | None = None
+    bytes_total: int | None = None
+    rate_bytes_per_s: float | None = None
+    eta_seconds: float | None = None
+    errors: int | None = None
+    repaired_bytes: int | None = None
+
+    @property
+    def percent(self) -> float | None:
+        """Completion in percent, from bytes done and total; 100 when finished."""
+        if self.state is ScanState.FINISHED:
+            return 100.0
+        if self.bytes_done is None or not self.bytes_total:
+            return None
+        return min(100.0, 100.0 * self.bytes_done / self.bytes_total)
+
+    @property
+    def duration(self) -> float | None:
+        """Seconds from start to end, for a finished scan."""
+        if self.started_at is None or self.ended_at is None:
+            return None
+        return self.ended_at - self.started_at
+
+
+@dataclass(frozen=True, slots=True)
+class Vdev:
+    """A node of the vdev tree: the pool root, a raidz/mirror group, or a leaf device.
+
+    Attributes:
+        name: as the tool prints it ("raidz3-0", "ata-HGST_HUS...", "sdc1").
+        kind: "root", "raidz3", "mirror", "replacing", "spare", "disk", "log", "cache"...
+        state: ONLINE, DEGRADED...
+        read_errors, write_errors, checksum_errors: the error counters (None when not given).
+        children: child vdevs in order.
+        drive: `Drive.key` of the drive behind a leaf, when resolved.
+        note: trailing status text, e.g. "(resilvering)" or "was /dev/sdk1".
+    """
+
+    name: str
+    kind: str
+    state: PoolState
+    read_errors: int | None = None
+    write_errors: int | None = None
+    checksum_errors: int | None = None
+    children: tuple[Vdev, ...] = ()
+    drive: str | None = None
+    note: str | None = None
+
+    def walk(self, depth: int = 0) -> Iterator[tuple[int, Vdev]]:
+        """This vdev and every descendant, depth-first, with their depth."""
+        yield depth, self
+        for child in self.children:
+            yield from child.walk(depth + 1)
+
+    @property
+    def leaves(self) -> tuple[Vdev, ...]:
+        """Leaf devices under this vdev."""
+        return tuple(v for _, v in self.walk() if not v.children and v.kind == "disk")
+
+
+@dataclass(frozen=True, slots=True)
+class Pool:
+    """A pool with its health, space, tree and scans.
+
+    Attributes:
+        name: pool, md array or btrfs label/UUID.
+        kind: zfs, mdraid or btrfs.
+        state: overall state.
+        root: the vdev tree (root node named after the pool).
+        size_bytes, allocated_bytes: space, when known.
+        fragmentation_percent: ZFS free-space fragmentation.
+        scan: the scan running now, or the latest one if none runs.
+        last_scrub: the last completed scrub/check (for the overdue warning).
+        error_files: "errors: Permanent errors..." file list.
+        status_text: the tool's status/action text for a degraded pool.
+        scrub_schedule: the scrub timer or cron entry found for this pool, if any.
+    """
+
+    name: str
+    kind: PoolKind
+    state: PoolState
+    root: Vdev
+    size_bytes: int | None = None
+    allocated_bytes: int | None = None
+    fragmentation_percent: int | None = None
+    scan: ScanProgress | None = None
+    last_scrub: ScanProgress | None = None
+    error_files: tuple[str, ...] = ()
+    status_text: str | None = None
+    scrub_schedule: str | None = None
+
+    @property
+    def used_percent(self) -> float | None:
+        """Allocated share of the size, in percent."""
+        if self.size_bytes is None or self.allocated_bytes is None or self.size_bytes == 0:
+            return None
+        return 100.0 * self.allocated_bytes / self.size_bytes
+
+    def member_drives(self) -> tuple[str, ...]:
+        """`Drive.key` of every drive in the tree."""
+        return tuple(v.drive for _, v in self.root.walk() if v.drive)

@@ -1,0 +1,54 @@
+"""Shared fixtures and the strict-integration rule.
+
+With NASTUI_REQUIRE_INTEGRATION=1 (as `.ci/run` sets it) a test that would skip, for a missing
+tool or anything else, fails instead: in CI, skipped is not passed.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from collections.abc import Generator
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+STRICT = os.environ.get("NASTUI_REQUIRE_INTEGRATION") == "1"
+
+
+def require_tool(name: str, package: str) -> str:
+    """The path of `name`, or skip (fail under NASTUI_REQUIRE_INTEGRATION=1) naming the package."""
+    path = shutil.which(name)
+    if path is None:
+        message = f"{name} not installed (Debian package {package}; `make test` installs it as root)"
+        if STRICT:
+            pytest.fail(message)
+        pytest.skip(message)
+    return path
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, None]:
+    outcome = yield
+    report = outcome.get_result()
+    if STRICT and report.skipped and not hasattr(report, "wasxfail"):
+        report.outcome = "failed"
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
+        report.longrepr = f"skipped under NASTUI_REQUIRE_INTEGRATION=1 (skipped is not passed): {reason}"
+
+
+@pytest.fixture
+def nastui_cmd() -> list[str]:
+    """The argv prefix that runs the installed CLI in a subprocess."""
+    return [sys.executable, "-m", "nastui"]
+
+
+@pytest.fixture
+def fixtures() -> Path:
+    """The directory of captured real outputs (see tests/fixtures/PROVENANCE.md)."""
+    return FIXTURES
