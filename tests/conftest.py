@@ -23,7 +23,9 @@ def require_tool(name: str, package: str) -> str:
     """The path of `name`, or skip (fail under NASTUI_REQUIRE_INTEGRATION=1) naming the package."""
     path = shutil.which(name)
     if path is None:
-        message = f"{name} not installed (Debian package {package}; `make test` installs it as root)"
+        message = (
+            f"{name} not installed (Debian package {package}; `make test` installs it as root)"
+        )
         if STRICT:
             pytest.fail(message)
         pytest.skip(message)
@@ -39,7 +41,9 @@ def pytest_runtest_makereport(
     if STRICT and report.skipped and not hasattr(report, "wasxfail"):
         report.outcome = "failed"
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
-        report.longrepr = f"skipped under NASTUI_REQUIRE_INTEGRATION=1 (skipped is not passed): {reason}"
+        report.longrepr = (
+            f"skipped under NASTUI_REQUIRE_INTEGRATION=1 (skipped is not passed): {reason}"
+        )
 
 
 @pytest.fixture

@@ -158,7 +158,15 @@ async def run(
         )
     except OSError as exc:
         return _start_failure(args, exc, started)
-    return await _supervise(proc, args, started, timeout, stdin, max_output, kill_grace)
+    return await _supervise(
+        proc,
+        args,
+        started=started,
+        timeout=timeout,
+        stdin=stdin,
+        max_output=max_output,
+        kill_grace=kill_grace,
+    )
 
 
 async def _feed(proc: asyncio.subprocess.Process, data: bytes) -> None:
@@ -173,6 +181,7 @@ async def _feed(proc: asyncio.subprocess.Process, data: bytes) -> None:
 async def _supervise(
     proc: asyncio.subprocess.Process,
     args: tuple[str, ...],
+    *,
     started: float,
     timeout: float,
     stdin: bytes | None,
@@ -207,8 +216,12 @@ async def _supervise(
         everything.cancel()
         with contextlib.suppress(BaseException):
             await everything
-    out, out_cut = out_task.result() if out_task.done() and not out_task.cancelled() else (b"", False)
-    err, err_cut = err_task.result() if err_task.done() and not err_task.cancelled() else (b"", False)
+    out, out_cut = (
+        out_task.result() if out_task.done() and not out_task.cancelled() else (b"", False)
+    )
+    err, err_cut = (
+        err_task.result() if err_task.done() and not err_task.cancelled() else (b"", False)
+    )
     return CommandResult(
         argv=args,
         returncode=None if abandoned else proc.returncode,

@@ -120,11 +120,11 @@ def assign_bays(
     bays = {b.number for b in chassis.bays}
     placed: dict[int, tuple[str, MappedBy]] = {}
     used: set[str] = set()
-    expected: set[int] = set()
+    expected: dict[int, str] = {}
     for binding in bindings:
         if binding.bay not in bays:
             continue
-        expected.add(binding.bay)
+        expected.setdefault(binding.bay, binding.describe)
         for drive in drives:
             how = match_binding(binding, drive, slots_enc)
             if how is not None and drive.key not in used and binding.bay not in placed:
@@ -144,6 +144,7 @@ def assign_bays(
             mapped_by=placed[b.number][1] if b.number in placed else None,
             expected=b.number in expected and b.number not in quiet,
             led=led_map.get(b.number, LedState.UNKNOWN),
+            wanted=expected.get(b.number),
         )
         for b in chassis.bays
     )

@@ -204,6 +204,7 @@ class BaySlot:
         expected: the configuration says a drive belongs here (an empty expected bay is a
             missing drive; a bay listed as empty on purpose is not).
         led: locate/fault LED state, when known.
+        wanted: the configured matcher for an expected bay ("serial WD-WCC4E1234567").
     """
 
     bay: int
@@ -211,3 +212,4 @@ class BaySlot:
     mapped_by: MappedBy | None = None
     expected: bool = False
     led: LedState = LedState.UNKNOWN
+    wanted: str | None = None

@@ -141,7 +141,9 @@ class SmartAttribute:
     @property
     def failing(self) -> bool:
         """True when the normalized value is at or below a non-zero threshold."""
-        return bool(self.threshold) and self.value is not None and self.value <= (self.threshold or 0)
+        return (
+            bool(self.threshold) and self.value is not None and self.value <= (self.threshold or 0)
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -67,7 +67,7 @@ class HostSnapshot:
     def drive(self, key: str) -> Drive | None:
         """The drive with this `Drive.key` (or device name)."""
         for drive in self.drives:
-            if drive.key == key or drive.dev == key:
+            if key in (drive.key, drive.dev):
                 return drive
         return None
 

@@ -1,0 +1,111 @@
+"""The command line: `nastui [GLOBAL OPTIONS] [COMMAND ...]`.
+
+Global options work before or after the command (`nastui --demo bays` and `nastui bays --demo`).
+Exit codes are documented in `nastui.cli.exits` and the README.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import NoReturn
+
+from nastui import __version__
+from nastui.cli.exits import EX_USAGE
+
+VIEWS = ("dev", "temp", "health", "serial", "pool")
+COLOR_CHOICES = ("none", "16", "256", "truecolor")
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, but usage errors exit 64 (EX_USAGE): 2 means CRITICAL to a monitoring system."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(EX_USAGE, f"{self.prog}: error: {message}\n")
+
+
+def _global_options(*, suppress: bool) -> Parser:
+    """The options every command takes; defaults suppressed on the subcommand copies so a value
+    given before the command is not reset by the subcommand's parser."""
+    default = argparse.SUPPRESS if suppress else None
+    flag_default = argparse.SUPPRESS if suppress else False
+    opts = Parser(add_help=False)
+    opts.add_argument(
+        "--demo", action="store_true", default=flag_default, help="run on the simulated NAS"
+    )
+    opts.add_argument(
+        "--scenario", metavar="NAME", default=default, help="simulator scenario (implies --demo)"
+    )
+    opts.add_argument("--seed", type=int, default=default, help="simulator seed (default 0)")
+    opts.add_argument(
+        "--root",
+        metavar="DIR",
+        type=Path,
+        default=default,
+        help="read /sys, /proc and /dev under DIR (env NASTUI_ROOT)",
+    )
+    opts.add_argument(
+        "--config", metavar="FILE", type=Path, default=default, help="configuration file"
+    )
+    opts.add_argument(
+        "--ascii", action="store_true", default=flag_default, help="plain ASCII output"
+    )
+    opts.add_argument(
+        "--colors", choices=COLOR_CHOICES, default=default, help="colour depth (default: detect)"
+    )
+    return opts
+
+
+def build_parser() -> Parser:
+    """The full parser with every subcommand."""
+    common = _global_options(suppress=True)
+    parser = Parser(
+        prog="nastui",
+        description="Terminal monitor and control panel for NAS servers. "
+        "Without a command, starts the full-screen interface.",
+        parents=[_global_options(suppress=False)],
+    )
+    parser.add_argument("--version", action="version", version=f"nastui {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+
+    bays = sub.add_parser("bays", parents=[common], help="the chassis as a table of bays")
+    bays.add_argument("--view", choices=VIEWS, default="dev", help="what each bay shows")
+    bays.add_argument("--json", action="store_true", help="one JSON entry per bay")
+
+    status = sub.add_parser(
+        "status", parents=[common], help="one-screen summary; exit 0 OK, 1 WARN, 2 CRIT, 3 UNKN"
+    )
+    status.add_argument("--json", action="store_true", help="machine-readable summary")
+
+    config = sub.add_parser("config", parents=[common], help="configuration tools")
+    config_sub = config.add_subparsers(dest="config_command", metavar="ACTION", required=True)
+    check = config_sub.add_parser("check", parents=[common], help="validate a configuration file")
+    check.add_argument("file", nargs="?", type=Path, help="file to check (default: the one in use)")
+    return parser
+
+
+def normalize(args: argparse.Namespace, env: Mapping[str, str]) -> None:
+    """Fill global options that were not given: env fallbacks, --scenario implies --demo."""
+    for name, value in (("demo", False), ("ascii", False)):
+        if not hasattr(args, name):
+            setattr(args, name, value)
+    for name in ("scenario", "seed", "root", "config", "colors"):
+        if not hasattr(args, name):
+            setattr(args, name, None)
+    if args.root is None and env.get("NASTUI_ROOT"):
+        args.root = Path(env["NASTUI_ROOT"])
+    if args.scenario is not None:
+        args.demo = True
+    if args.seed is None:
+        args.seed = 0
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    """Parse and normalize the command line."""
+    args = build_parser().parse_args(argv)
+    normalize(args, os.environ)
+    return args

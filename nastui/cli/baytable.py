@@ -1,0 +1,196 @@
+"""`nastui bays`: the chassis as text, one table per face, drawn as the box is built.
+
+Rows look like the lsidrivemap tool's, which the source NAS used:
+    | sdr | sds | sdt | sdq |
+    | 36  | 39  | 40  | 38  |
+Pure functions from an assessed snapshot to lines of text or JSON-ready data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from nastui.core.baystate import BayState, bay_state
+from nastui.core.glyphs import Glyphs
+from nastui.model import BaySlot, Drive, Face, HostSnapshot, Side, Thresholds
+
+_SIDE_TITLES = {
+    Side.FRONT: "front",
+    Side.REAR: "rear",
+    Side.TOP: "top (seen from above, front edge first)",
+}
+_VIEW_TITLES = {
+    "dev": "device names",
+    "temp": "temperatures in °C (* stale or standby, ? unknown)",
+    "health": "health",
+    "serial": "serial numbers",
+    "pool": "pool / vdev",
+}
+_STATE_SGR = {
+    BayState.OK: "32",
+    BayState.STANDBY: "34",
+    BayState.EMPTY: "2",
+    BayState.UNKNOWN: "35",
+    BayState.WARNING: "33",
+    BayState.MISSING: "1;31",
+    BayState.CRITICAL: "1;37;41",
+}
+LEGEND = "  ".join(f"{s.label}={s.name.lower()}" for s in BayState)
+
+
+def temp_text(drive: Drive, now: float, limits: Thresholds, glyphs: Glyphs) -> str:
+    """A drive's temperature for a bay cell: "36", "36*" when stale or in standby, "?"."""
+    temp = drive.temperature
+    if temp is None:
+        return "?"
+    stale = drive.power.spun_down or temp.age(now) > limits.stale_after_s
+    return f"{temp.celsius:.0f}" + ("*" if stale else "")
+
+
+def _pool_text(snapshot: HostSnapshot, drive: Drive) -> str:
+    found = snapshot.pool_of(drive.key)
+    return f"{found[0].name}/{found[1]}" if found else "-"
+
+
+def cell_text(
+    view: str, snapshot: HostSnapshot, slot: BaySlot, limits: Thresholds, glyphs: Glyphs
+) -> str:
+    """What one bay shows in `view`."""
+    drive = snapshot.drive(slot.drive) if slot.drive else None
+    state = bay_state(slot, drive)
+    if drive is None:
+        return "MISSING" if state is BayState.MISSING else "-"
+    if view == "temp":
+        return temp_text(drive, snapshot.taken_at, limits, glyphs)
+    if view == "health":
+        return state.label
+    if view == "serial":
+        return drive.identity.serial or "?"
+    if view == "pool":
+        return _pool_text(snapshot, drive)
+    return drive.dev
+
+
+def _paint(text: str, sgr: str | None) -> str:
+    return f"\x1b[{sgr}m{text}\x1b[0m" if sgr else text
+
+
+def face_lines(
+    face: Face,
+    cells: dict[int, str],
+    paint: Callable[[int, str], str] | None = None,
+) -> list[str]:
+    """Rows of one face: `| a | b |`, every cell padded to the widest; holes left blank.
+
+    The separators are always ASCII `|`, as lsidrivemap draws them: the table is for reading
+    on any console and for grep and awk alike.
+    """
+    width = max((len(t) for t in cells.values()), default=1)
+    lines = []
+    for row in range(face.rows):
+        parts = []
+        for col in range(face.columns):
+            bay = face.at(row, col)
+            text = cells.get(bay.number, "-") if bay else ""
+            padded = f" {text:<{width}} "
+            parts.append(paint(bay.number, padded) if bay and paint else padded)
+        lines.append("|" + "|".join(parts) + "|")
+    return lines
+
+
+def render_bays(
+    snapshot: HostSnapshot,
+    view: str,
+    limits: Thresholds,
+    glyphs: Glyphs,
+    *,
+    color: bool = False,
+) -> str:
+    """The whole chassis as text: a titled table per face, then drives in no bay."""
+    chassis = snapshot.chassis
+    if chassis is None:
+        return ""
+    cells = {s.bay: cell_text(view, snapshot, s, limits, glyphs) for s in snapshot.slots}
+    states = {
+        s.bay: bay_state(s, snapshot.drive(s.drive) if s.drive else None) for s in snapshot.slots
+    }
+
+    def paint(bay: int, text: str) -> str:
+        return _paint(text, _STATE_SGR.get(states[bay]) if color and bay in states else None)
+
+    out = [f"{snapshot.host}: {chassis.name}, {_VIEW_TITLES.get(view, view)}"]
+    for face in chassis.faces:
+        if len(chassis.faces) > 1 or face.side is not Side.FRONT:
+            out.append(f"{_SIDE_TITLES[face.side]}:")
+        out += face_lines(face, cells, paint)
+    if view == "health":
+        out.append(LEGEND)
+    out += unplaced_lines(snapshot, view, limits, glyphs)
+    return ("\n".join(out) + "\n").replace("°", glyphs.degree or "")
+
+
+def unplaced_lines(
+    snapshot: HostSnapshot, view: str, limits: Thresholds, glyphs: Glyphs
+) -> list[str]:
+    """Drives in no bay (M.2 boot drives, unmapped disks), one per line."""
+    lines = []
+    for drive in snapshot.unplaced_drives:
+        detail = {
+            "temp": temp_text(drive, snapshot.taken_at, limits, glyphs) + " °C",
+            "health": drive.verdict.health.short,
+            "serial": drive.identity.serial or "?",
+            "pool": _pool_text(snapshot, drive),
+        }.get(view, drive.identity.model or "")
+        lines.append(f"  {drive.dev:<10} {detail}")
+    return ["not in a bay:", *lines] if lines else []
+
+
+def bay_entries(snapshot: HostSnapshot, limits: Thresholds) -> list[dict[str, Any]]:
+    """One JSON-ready entry per bay, in bay order."""
+    chassis = snapshot.chassis
+    if chassis is None:
+        return []
+    entries = []
+    for bay in chassis.bays:
+        slot = snapshot.slot(bay.number) or BaySlot(bay.number, None)
+        drive = snapshot.drive(slot.drive) if slot.drive else None
+        entries.append(
+            {
+                "bay": bay.number,
+                "side": bay.side.value,
+                "row": bay.row,
+                "column": bay.column,
+                "state": bay_state(slot, drive).name,
+                "expected": slot.expected,
+                "led": slot.led.value,
+                "mapped_by": slot.mapped_by.value if slot.mapped_by else None,
+                "drive": drive_entry(snapshot, drive, limits) if drive else None,
+            }
+        )
+    return entries
+
+
+def drive_entry(snapshot: HostSnapshot, drive: Drive, limits: Thresholds) -> dict[str, Any]:
+    """A drive as JSON-ready data: identity, temperature with age, health with reasons."""
+    ident = drive.identity
+    temp = drive.temperature
+    found = snapshot.pool_of(drive.key)
+    return {
+        "dev": drive.dev,
+        "model": ident.model,
+        "serial": ident.serial,
+        "wwn": ident.wwn,
+        "firmware": ident.firmware,
+        "capacity_bytes": ident.capacity_bytes,
+        "transport": ident.transport.value,
+        "rotational": ident.rotational,
+        "power": drive.power.value,
+        "temperature_c": temp.celsius if temp else None,
+        "temperature_age_s": round(temp.age(snapshot.taken_at), 1) if temp else None,
+        "health": drive.verdict.health.name,
+        "reasons": [r.text for r in drive.verdict.reasons],
+        "pool": found[0].name if found else None,
+        "vdev": found[1] if found else None,
+        "bay": snapshot.bay_of(drive.key),
+    }

@@ -1,0 +1,66 @@
+"""`nastui config check [FILE]`: validate a configuration and say what it configures."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TextIO
+
+from nastui.cli import exits
+from nastui.config import Config, ConfigError, find_config_path, load_config
+from nastui.model import DriveClass
+
+
+def describe(config: Config) -> list[str]:
+    """What a valid configuration sets up, a line per section."""
+    chassis = config.chassis
+    layout = chassis.layout
+    lines = [
+        f"chassis   {layout.name} ({layout.bay_count} bays, {len(chassis.bindings)} bound to "
+        f"drives, {len(chassis.empty)} empty on purpose)"
+        + ("" if chassis.configured else " [default: no [chassis] table]"),
+    ]
+    temps = config.thresholds.temps
+    lines.append(
+        "limits    "
+        + ", ".join(
+            f"{cls.value.upper()} {temps[cls].warning:.0f}/{temps[cls].critical:.0f} °C"
+            for cls in DriveClass
+        )
+        + f"; scrub every {config.thresholds.scrub_max_age_days:.0f} days"
+    )
+    lines.append(
+        f"fans      {len(config.fans)} fan(s) in {len(config.zones)} zone(s)"
+        if config.fans
+        else "fans      none configured (fan control off)"
+    )
+    email = config.alerts.email
+    lines.append(
+        f"alerts    email to {', '.join(email.to)} via {email.host}:{email.port}"
+        if email
+        else "alerts    no email configured (nastui alert test cannot send)"
+    )
+    lines.append(f"hosts     {len(config.hosts)} remote host(s) for the fleet view")
+    return lines
+
+
+def config_check(path: Path | None, env: Mapping[str, str], out: TextIO) -> int:
+    """Check `path` (or the file nastui would use); exit 0 when valid, 78 with one line if not."""
+    if path is None:
+        path = find_config_path(env)
+        if path is None:
+            out.write(
+                "no configuration file found ($NASTUI_CONFIG, /etc/nastui/config.toml, "
+                "~/.config/nastui/config.toml): built-in defaults apply\n"
+            )
+            return exits.OK
+    try:
+        config = load_config(path)
+    except ConfigError as exc:
+        print(f"nastui: {exc}", file=sys.stderr)
+        return exits.EX_CONFIG
+    out.write(f"{path}: OK\n")
+    for line in describe(config):
+        out.write(f"  {line}\n")
+    return exits.OK

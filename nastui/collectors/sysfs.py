@@ -1,0 +1,180 @@
+"""Drive discovery from /sys/block and /dev/disk: identity without touching the disk.
+
+Everything here reads files under `root` (default "/"), so tests and `--root` point it at a
+captured or fake tree. Nothing here sends a command to a drive: reading sysfs never wakes a
+sleeping disk.
+
+Sample of what is read, for a SATA disk behind an HBA:
+    /sys/block/sda -> ../devices/pci0000:00/0000:01:00.0/host0/port-0:0/end_device-0:0/
+                      target0:0:0/0:0:0:0/block/sda
+    /sys/block/sda/size                     7814037168        (512-byte sectors)
+    /sys/block/sda/queue/rotational         1
+    /sys/block/sda/device/{vendor,model,rev}  ATA / HGST HUS724040AL / A5E0
+    /sys/block/sda/device/wwid              naa.5000cca22bc1a6e3
+    /dev/disk/by-id/ata-HGST_HUS724040ALA640_PN2334PBG6P4SK -> ../../sda
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from nastui.model import DriveIdentity, Transport
+
+# Block devices that are not drives: loop, RAM and compressed-RAM disks, device-mapper, md
+# arrays, optical and floppy drives, network block devices, MTD, ZFS volumes.
+_NOT_A_DRIVE = re.compile(r"^(loop|ram|zram|dm-|md|sr|fd|nbd|mtdblock|zd|rbd|drbd)")
+# Sample: ata-HGST_HUS724040ALA640_PN2334PBG6P4SK   (model with spaces as _, then serial)
+_ATA_BY_ID = re.compile(r"^ata-(?P<model>.+)_(?P<serial>[^_]+)$")
+# Sample: nvme-Samsung_SSD_970_EVO_Plus_250GB_S4EUNX0N123456A
+_NVME_BY_ID = re.compile(r"^nvme-(?P<model>.+)_(?P<serial>[^_]+)$")
+# Sample: naa.5000cca22bc1a6e3    eui.0025385b71b12345    t10.ATA  HGST...
+_WWID = re.compile(r"^(?:naa|eui)\.(?P<hex>[0-9a-fA-F]+)$")
+
+
+@dataclass(frozen=True, slots=True)
+class BlockDevice:
+    """A whole-disk block device as sysfs describes it.
+
+    Attributes:
+        dev: kernel name.
+        identity: what sysfs and the by-id names reveal.
+        by_id: /dev/disk/by-id names pointing at it.
+        by_path: its /dev/disk/by-path name (the controller port), if any.
+        sys_path: its resolved /sys/devices path (for matching hwmon and enclosure slots).
+    """
+
+    dev: str
+    identity: DriveIdentity
+    by_id: tuple[str, ...]
+    by_path: str | None
+    sys_path: Path
+
+
+def read_text(path: Path) -> str | None:
+    """A sysfs attribute's value, stripped; None when missing or unreadable."""
+    try:
+        return path.read_text(encoding="utf-8", errors="replace").strip()
+    except OSError:
+        return None
+
+
+def read_int(path: Path) -> int | None:
+    """A sysfs attribute as an integer; None when missing or not a number."""
+    text = read_text(path)
+    if text is None:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return None
+
+
+def drive_names(root: Path) -> list[str]:
+    """Names under /sys/block that are drives (not loop, RAM, md, dm... devices), sorted."""
+    block = root / "sys/block"
+    try:
+        names = [p.name for p in block.iterdir()]
+    except OSError:
+        return []
+    return sorted(n for n in names if not _NOT_A_DRIVE.match(n))
+
+
+def links_by_target(directory: Path) -> dict[str, list[str]]:
+    """Map device name -> link names for a /dev/disk/by-* directory (partitions excluded)."""
+    result: dict[str, list[str]] = {}
+    try:
+        entries = sorted(directory.iterdir())
+    except OSError:
+        return result
+    for link in entries:
+        if not link.is_symlink() or re.search(r"-part\d+$", link.name):
+            continue
+        target = Path(link.readlink()).name
+        result.setdefault(target, []).append(link.name)
+    return result
+
+
+def transport_of(sys_path: Path) -> Transport:
+    """The transport, from the device's position in the sysfs device tree."""
+    parts = sys_path.parts
+    text = str(sys_path)
+    if "nvme" in parts or "/nvme-subsystem/" in text or any(p.startswith("nvme") for p in parts):
+        return Transport.NVME
+    if any(p.startswith("usb") for p in parts):
+        return Transport.USB
+    if any(re.match(r"^(end_device-|port-\d+:\d+$|expander-)", p) for p in parts):
+        return Transport.SAS
+    if any(re.match(r"^ata\d+$", p) for p in parts):
+        return Transport.SATA
+    if any(p.startswith("virtio") for p in parts) or "/xen/" in text:
+        return Transport.VIRTUAL
+    return Transport.UNKNOWN
+
+
+def _wwn(raw: str | None) -> str | None:
+    if not raw:
+        return None
+    match = _WWID.match(raw.strip())
+    return f"0x{match['hex'].lower()}" if match else None
+
+
+def _identity_from_links(links: list[str]) -> tuple[str | None, str | None]:
+    for link in links:
+        for pattern in (_ATA_BY_ID, _NVME_BY_ID):
+            match = pattern.match(link)
+            if match:
+                return match["model"].replace("_", " "), match["serial"]
+    return None, None
+
+
+def _serial(device: Path, links: list[str]) -> str | None:
+    serial = read_text(device / "serial")  # NVMe, some USB and SAS
+    if serial:
+        return serial
+    pg80 = device / "vpd_pg80"  # SCSI unit serial number page: 4-byte header, then ASCII
+    try:
+        raw = pg80.read_bytes()
+    except OSError:
+        raw = b""
+    if len(raw) > 4:
+        return raw[4:].decode("ascii", "replace").strip("\x00 ") or None
+    return _identity_from_links(links)[1]
+
+
+def identity_of(root: Path, dev: str, links: list[str]) -> tuple[DriveIdentity, Path]:
+    """Identity of /sys/block/`dev` and its resolved device path."""
+    block = root / "sys/block" / dev
+    sys_path = block.resolve()
+    device = block / "device"
+    link_model, _ = _identity_from_links(links)
+    vendor = read_text(device / "vendor")
+    model = link_model or read_text(device / "model")
+    transport = transport_of(sys_path)
+    sectors = read_int(block / "size")
+    rotational = read_int(block / "queue/rotational")
+    wwid = read_text(device / "wwid") or read_text(block / "wwid")
+    identity = DriveIdentity(
+        model=model,
+        serial=_serial(device, links),
+        wwn=_wwn(wwid),
+        firmware=read_text(device / "rev") or read_text(device / "firmware_rev"),
+        capacity_bytes=sectors * 512 if sectors is not None else None,
+        transport=transport,
+        rotational=None if rotational is None else rotational == 1,
+        vendor=vendor if vendor and vendor != "ATA" else None,
+    )
+    return identity, sys_path
+
+
+def discover(root: Path = Path("/")) -> Iterator[BlockDevice]:
+    """Every drive under `root`, with what sysfs and /dev/disk say about it."""
+    by_id = links_by_target(root / "dev/disk/by-id")
+    by_path = links_by_target(root / "dev/disk/by-path")
+    for dev in drive_names(root):
+        ids = by_id.get(dev, [])
+        identity, sys_path = identity_of(root, dev, ids)
+        paths = by_path.get(dev, [])
+        yield BlockDevice(dev, identity, tuple(ids), paths[0] if paths else None, sys_path)

@@ -1,0 +1,153 @@
+"""Finding, reading and checking the configuration file: TOML in, a frozen `Config` out.
+
+`parse_config` is pure: it parses with tomllib, checks every section (see the `validate_*`
+modules) and raises one `ConfigError` for the problem nearest the top of the file, with its line
+(found by `tomlpos`, as tomllib gives none). `load_config` reads the file; `find_config_path`
+says which file that is.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+
+from nastui.config.schema import Config
+from nastui.config.tomlpos import index_lines
+from nastui.config.validate_alerts import read_alerts
+from nastui.config.validate_base import Context, Section
+from nastui.config.validate_chassis import read_chassis
+from nastui.config.validate_fans import read_fans, read_zones
+from nastui.config.validate_hosts import read_hosts
+from nastui.config.validate_settings import read_hostname, read_poll, read_ui
+from nastui.config.validate_thresholds import read_thresholds
+from nastui.config.validate_values import dotted
+
+TOP_KEYS = ("hostname", "chassis", "thresholds", "poll", "zone", "fan", "alerts", "host", "ui")
+CONFIG_NAME = Path("nastui") / "config.toml"
+
+# Sample: Expected '=' after a key in a key/value pair (at line 3, column 9)
+_TOML_POSITION = re.compile(r"(?P<message>.*) \(at line (?P<line>\d+), column (?P<column>\d+)\)")
+# Sample: Unclosed array (at end of document)
+_TOML_AT_END = re.compile(r"(?P<message>.*) \(at end of document\)")
+
+
+class ConfigError(Exception):
+    """A configuration file that cannot be used, with the one problem to fix first.
+
+    `str()` is "config.toml:12: message", or "config.toml: message" without a line.
+
+    Attributes:
+        path: the file.
+        line: 1-based line of the problem, when it has one.
+        key: dotted key at fault ("chassis.bay[2].serial"); "" for file and syntax errors.
+        message: what is wrong, naming the key.
+    """
+
+    def __init__(self, path: Path, line: int | None, key: str, message: str) -> None:
+        super().__init__(path, line, key, message)
+        self.path = path
+        self.line = line
+        self.key = key
+        self.message = message
+
+    def __str__(self) -> str:
+        where = self.path.name if self.line is None else f"{self.path.name}:{self.line}"
+        return f"{where}: {self.message}"
+
+
+def find_config_path(env: Mapping[str, str], *, root: Path = Path("/")) -> Path | None:
+    """The configuration file to use, or None for the built-in defaults.
+
+    Looks at `$NASTUI_CONFIG`, then `/etc/nastui/config.toml`, then
+    `$XDG_CONFIG_HOME/nastui/config.toml` (default `~/.config/nastui/config.toml`), and returns
+    the first that exists. A file named by `$NASTUI_CONFIG` is returned even when it does not
+    exist, so that `load_config` reports it instead of silently using another.
+
+    Args:
+        env: the environment (`os.environ`).
+        root: where `/etc` is looked for (tests pass a temporary tree).
+    """
+    named = env.get("NASTUI_CONFIG")
+    if named:
+        return Path(named)
+    for candidate in (root / "etc" / CONFIG_NAME, _user_config_dir(env) / CONFIG_NAME):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _user_config_dir(env: Mapping[str, str]) -> Path:
+    xdg = env.get("XDG_CONFIG_HOME")
+    if xdg and Path(xdg).is_absolute():
+        return Path(xdg)
+    home = env.get("HOME")
+    return (Path(home) if home else Path.home()) / ".config"
+
+
+def load_config(path: Path | None) -> Config:
+    """Read and check a configuration file; None gives the built-in defaults.
+
+    Raises:
+        ConfigError: the file cannot be read, is not TOML, or breaks a rule.
+    """
+    if path is None:
+        return Config()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(path, None, "", f"cannot read {path.name}: {exc.strerror}") from None
+    except UnicodeDecodeError as exc:
+        message = f"cannot read {path.name}: not UTF-8 text (byte {exc.start})"
+        raise ConfigError(path, None, "", message) from None
+    return parse_config(text, path)
+
+
+def parse_config(text: str, path: Path) -> Config:
+    """Check a configuration's text and build the `Config` (pure).
+
+    Args:
+        text: the TOML text.
+        path: the file it came from (for messages, and relative `password_file` paths).
+
+    Raises:
+        ConfigError: for the problem nearest the top of the file.
+    """
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise _syntax_error(path, text, exc) from None
+    ctx = Context(index_lines(text))
+    root = Section(ctx, (), data)
+    root.check_keys(TOP_KEYS)
+    zones = read_zones(root)
+    config = Config(
+        path=path,
+        hostname=read_hostname(root),
+        chassis=read_chassis(root),
+        thresholds=read_thresholds(root),
+        poll=read_poll(root),
+        fans=read_fans(root, zones),
+        zones=zones,
+        alerts=read_alerts(root, path.parent),
+        hosts=read_hosts(root),
+        ui=read_ui(root),
+    )
+    problem = ctx.first()
+    if problem is not None:
+        raise ConfigError(path, problem.line, dotted(problem.path), problem.message)
+    return config
+
+
+def _syntax_error(path: Path, text: str, exc: tomllib.TOMLDecodeError) -> ConfigError:
+    """tomllib's message with its position turned into our line (and the column kept)."""
+    reason = str(exc)
+    line: int | None = None
+    if match := _TOML_POSITION.fullmatch(reason):
+        reason = f"{match['message']} (column {match['column']})"
+        line = int(match["line"])
+    elif match := _TOML_AT_END.fullmatch(reason):
+        reason = f"{match['message']} (at the end of the file)"
+        line = text.count("\n") + (0 if text.endswith("\n") else 1)
+    return ConfigError(path, line, "", f"TOML syntax error: {reason[:1].lower()}{reason[1:]}")

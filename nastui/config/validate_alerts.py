@@ -1,0 +1,121 @@
+"""The `[alerts]` section: repeat interval, an exec hook, a webhook and `[alerts.email]`.
+
+Secrets never live in the configuration: the SMTP password comes from `password_file` (a path,
+relative ones taken from the configuration file's directory) or `password_env` (a variable name).
+"""
+
+from __future__ import annotations
+
+import re
+from email.utils import parseaddr
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from nastui.config.schema import AlertsConfig, EmailConfig, Security
+from nastui.config.validate_base import Section
+
+ALERT_KEYS = ("repeat_interval", "exec", "webhook", "email")
+EMAIL_KEYS = (
+    "to",
+    "from",
+    "host",
+    "port",
+    "security",
+    "username",
+    "password_file",
+    "password_env",
+)
+DEFAULT_PORTS = {Security.STARTTLS: 587, Security.TLS: 465, Security.NONE: 25}
+
+# Sample: nas@example.org
+_ADDRESS = re.compile(r"[^@\s<>]+@[^@\s<>]+")
+# Sample: NASTUI_SMTP_PASSWORD
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def read_alerts(root: Section, base: Path) -> AlertsConfig:
+    """Alert delivery; `base` is the directory relative `password_file` paths start from."""
+    sec = root.table_at("alerts")
+    if sec is None:
+        return AlertsConfig()
+    sec.check_keys(ALERT_KEYS)
+    email = sec.table_at("email")
+    return AlertsConfig(
+        email=_email(email, base) if email else None,
+        exec_hook=sec.strings("exec"),
+        webhook=_webhook(sec),
+        repeat_interval_s=sec.number(
+            "repeat_interval", AlertsConfig().repeat_interval_s, positive=True, unit="seconds"
+        ),
+    )
+
+
+def _webhook(sec: Section) -> str | None:
+    url = sec.text("webhook")
+    if url is None:
+        return None
+    parts = urlsplit(url.strip())
+    if parts.scheme in ("http", "https") and parts.netloc:
+        return url.strip()
+    sec.wrong("webhook", "an http:// or https:// URL")
+    return None
+
+
+def _email(sec: Section, base: Path) -> EmailConfig | None:
+    if sec.has("password"):
+        sec.report(
+            "password",
+            f"{sec.name('password')} is not allowed: never store secrets in the config; name a "
+            "file holding the password with password_file, or a variable with password_env",
+        )
+    sec.check_keys((*EMAIL_KEYS, "password"))
+    to = _addresses(sec, "to", single=False)
+    sender = _addresses(sec, "from", single=True)
+    host = sec.text("host", required=True)
+    security = sec.choice("security", Security, Security.STARTTLS)
+    port = sec.integer("port", DEFAULT_PORTS[security], low=1, high=65535)
+    username, password_file, password_env = _login(sec, base)
+    if not (to and sender and host):
+        return None
+    return EmailConfig(to, sender[0], host, port, security, username, password_file, password_env)
+
+
+def _addresses(sec: Section, key: str, *, single: bool) -> tuple[str, ...]:
+    """Mail addresses ("nas@example.org" or "NAS <nas@example.org>")."""
+    if not sec.require(key):
+        return ()
+    values = (sec.text(key),) if single else sec.strings(key, single=True)
+    for value in values:
+        if value is not None and not _ADDRESS.fullmatch(parseaddr(value)[1]):
+            sec.report(key, f"{sec.name(key)} {value!r} is not a mail address")
+            return ()
+    return tuple(v for v in values if v)
+
+
+def _login(sec: Section, base: Path) -> tuple[str | None, Path | None, str | None]:
+    username = sec.text("username")
+    password_file = _password_file(sec, base)
+    password_env = sec.text("password_env")
+    if password_env is not None and not _ENV_NAME.fullmatch(password_env):
+        sec.wrong("password_env", "an environment variable name (letters, digits, _)")
+    if password_file and password_env:
+        sec.report("password_env", f"{sec.key} sets both password_file and password_env; keep one")
+    # A refused `password` counts as one here: its own message says what to do instead.
+    if username and not any(sec.has(k) for k in ("password_file", "password_env", "password")):
+        sec.report(
+            "username",
+            f"{sec.name('username')} needs a password: set password_file or password_env",
+        )
+    if not username and (sec.has("password_file") or sec.has("password_env")):
+        sec.report(None, f"{sec.key} has a password but no username; set {sec.name('username')}")
+    return username, password_file, password_env
+
+
+def _password_file(sec: Section, base: Path) -> Path | None:
+    value = sec.text("password_file")
+    if value is None:
+        return None
+    if value.startswith("~"):
+        sec.wrong("password_file", "an absolute path or one relative to this file (no ~)")
+        return None
+    return base / value

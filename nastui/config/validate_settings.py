@@ -1,0 +1,59 @@
+"""The small sections: top-level `hostname`, `[poll]` intervals and `[ui]` preferences."""
+
+from __future__ import annotations
+
+from nastui.config.schema import PollConfig, UiConfig
+from nastui.config.validate_base import Section
+from nastui.config.validate_values import one_of
+
+# TOML key -> PollConfig field.
+POLL_KEYS = {
+    "temperature": "temperature_s",
+    "smart": "smart_s",
+    "pools": "pools_s",
+    "io": "io_s",
+    "fans": "fans_s",
+    "fleet": "fleet_s",
+    "command_timeout": "command_timeout_s",
+}
+UI_KEYS = ("ascii", "colors")
+COLORS = ("none", "16", "256", "truecolor")
+
+
+def read_hostname(root: Section) -> str | None:
+    """The name this box is shown under; None: the system host name."""
+    return root.text("hostname")
+
+
+def read_poll(root: Section) -> PollConfig:
+    """Seconds between polls, each positive."""
+    sec = root.table_at("poll")
+    if sec is None:
+        return PollConfig()
+    sec.check_keys(POLL_KEYS)
+    defaults = PollConfig()
+    values = {
+        field: sec.number(key, getattr(defaults, field), positive=True, unit="seconds")
+        for key, field in POLL_KEYS.items()
+    }
+    return PollConfig(**values)
+
+
+def read_ui(root: Section) -> UiConfig:
+    """Display preferences; unset ones are detected at start."""
+    sec = root.table_at("ui")
+    if sec is None:
+        return UiConfig()
+    sec.check_keys(UI_KEYS)
+    return UiConfig(ascii=sec.boolean("ascii"), colors=_colors(sec))
+
+
+def _colors(sec: Section) -> str | None:
+    value = sec.table.get("colors")
+    if value is None:
+        return None
+    text = str(value).strip().lower() if isinstance(value, str | int) else None
+    if text in COLORS:
+        return text
+    sec.wrong("colors", f"{one_of(COLORS)} (16 and 256 may be written as numbers)")
+    return None

@@ -1,0 +1,60 @@
+"""What a bay shows at a glance, readable without colour (pure).
+
+Every front end draws a bay from `bay_state`: a state with a four-letter label and a one-character
+ASCII mark, so the grid reads the same on a monochrome serial console as in a colour terminal.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from nastui.model import BaySlot, Drive, Health
+
+
+class BayState(Enum):
+    """A bay's state: (label, mark, sort rank)."""
+
+    OK = ("OK", "+", 0)
+    STANDBY = ("STBY", "z", 1)
+    EMPTY = ("EMPT", ".", 0)
+    UNKNOWN = ("UNKN", "?", 2)
+    WARNING = ("WARN", "!", 3)
+    MISSING = ("MISS", "#", 4)
+    CRITICAL = ("CRIT", "X", 5)
+
+    @property
+    def label(self) -> str:
+        """Four-letter label: OK, STBY, EMPT, UNKN, WARN, MISS, CRIT."""
+        return self.value[0]
+
+    @property
+    def mark(self) -> str:
+        """One ASCII character: + z . ? ! # X."""
+        return self.value[1]
+
+    @property
+    def rank(self) -> int:
+        """Severity, for picking the worst bay."""
+        return self.value[2]
+
+
+_FROM_HEALTH = {
+    Health.OK: BayState.OK,
+    Health.WARNING: BayState.WARNING,
+    Health.CRITICAL: BayState.CRITICAL,
+    Health.UNKNOWN: BayState.UNKNOWN,
+}
+
+
+def bay_state(slot: BaySlot, drive: Drive | None) -> BayState:
+    """The state of one bay: empty/missing when it holds no drive, else from the verdict.
+
+    A spun-down drive whose last verdict was fine (or could not be made because SMART is not
+    read in standby) shows STANDBY; a spun-down drive with a problem still shows the problem.
+    """
+    if drive is None:
+        return BayState.MISSING if slot.expected else BayState.EMPTY
+    state = _FROM_HEALTH[drive.verdict.health]
+    if drive.power.spun_down and state in (BayState.OK, BayState.UNKNOWN):
+        return BayState.STANDBY
+    return state

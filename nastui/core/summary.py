@@ -1,0 +1,73 @@
+"""One-line summaries of a snapshot's parts, shared by `nastui status` and the dashboard (pure)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from nastui.core import units
+from nastui.model import Drive, Health, HostSnapshot, Pool, ScanProgress, ScanState
+
+
+@dataclass(frozen=True, slots=True)
+class DriveCounts:
+    """How many drives, where and in what state."""
+
+    total: int
+    in_bays: int
+    standby: int
+    by_health: dict[Health, int]
+
+
+def drive_counts(snapshot: HostSnapshot) -> DriveCounts:
+    """Count the snapshot's drives by placement, power and verdict."""
+    placed = {s.drive for s in snapshot.slots if s.drive}
+    by_health = dict.fromkeys(Health, 0)
+    for drive in snapshot.drives:
+        by_health[drive.verdict.health] += 1
+    return DriveCounts(
+        total=len(snapshot.drives),
+        in_bays=sum(1 for d in snapshot.drives if d.key in placed),
+        standby=sum(1 for d in snapshot.drives if d.power.spun_down),
+        by_health=by_health,
+    )
+
+
+def hottest(snapshot: HostSnapshot) -> Drive | None:
+    """The hottest drive with a temperature (spun-down drives' last readings count too)."""
+    with_temp = [d for d in snapshot.drives if d.temperature is not None]
+    return max(
+        with_temp, key=lambda d: d.temperature.celsius if d.temperature else 0.0, default=None
+    )
+
+
+def scan_text(scan: ScanProgress, now: float) -> str:
+    """A scan as one line.
+
+    Running: "scrub 41.2%, 1.1 GiB/s, ETA 4h12m, 0 errors"; finished: "scrub finished 12 days
+    ago in 9h05m, 0 errors"; paused, pending and canceled say so.
+    """
+    kind = scan.kind.value
+    errors = f"{scan.errors} errors" if scan.errors is not None else "errors unknown"
+    if scan.state in (ScanState.RUNNING, ScanState.PAUSED):
+        percent = f"{scan.percent:.1f}%" if scan.percent is not None else "?%"
+        paused = " (paused)" if scan.state is ScanState.PAUSED else ""
+        eta = units.duration(scan.eta_seconds)
+        return f"{kind} {percent}{paused}, {units.rate(scan.rate_bytes_per_s)}, ETA {eta}, {errors}"
+    if scan.state is ScanState.PENDING:
+        return f"{kind} pending"
+    ended = units.age(now - scan.ended_at if scan.ended_at is not None else None, unknown="")
+    took = f" in {units.duration(scan.duration)}" if scan.duration is not None else ""
+    verb = "canceled" if scan.state is ScanState.CANCELED else "finished"
+    return f"{kind} {verb} {ended}{took}, {errors}".replace("  ", " ")
+
+
+def pool_text(pool: Pool, now: float) -> str:
+    """A pool as one line: name, kind, state, space used, scan."""
+    used = (
+        f"{pool.used_percent:.0f}% of {units.size(pool.size_bytes)}"
+        if pool.used_percent is not None
+        else units.size(pool.size_bytes, unknown="size ?")
+    )
+    scan = pool.scan or pool.last_scrub
+    scan_part = scan_text(scan, now) if scan else "no scrub on record"
+    return f"{pool.name} {pool.kind.value} {pool.state.value}, {used}, {scan_part}"

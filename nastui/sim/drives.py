@@ -1,0 +1,136 @@
+"""`Drive` records as a collector would produce them, from a drive's plan and its current state.
+
+The attribute table is the real one from the drive's profile; the simulator only rewrites the
+raw values that belong to this drive: power-on hours, temperature, lifetime counters (scaled to
+its age) and the defect counters it has grown.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+from nastui.model import (
+    Drive,
+    DriveIdentity,
+    IoRate,
+    NvmeHealth,
+    PowerState,
+    SmartAttribute,
+    Temperature,
+    TempSource,
+)
+from nastui.sim.engine import Defects, Reading
+from nastui.sim.grid import ORIGIN
+from nastui.sim.plan import DrivePlan
+from nastui.sim.profiles import NvmeBaseline
+
+LIFETIME_IDS = frozenset({4, 12, 173, 174, 192, 193, 241, 242, 246, 247, 248})
+"""Attributes that count up over a drive's life; scaled by the drive's age."""
+
+TEMPERATURE_IDS = frozenset({190, 194})
+
+_NVME_UNIT = 512_000  # bytes in an NVMe "data unit"
+_NVME_WRITE_RATE = 1.5e6  # bytes/s the btrfs pool writes to each NVMe drive on average
+_NVME_ENDURANCE = 150e12  # rated TBW of a 250 GB 970 EVO Plus
+
+
+def hours_at(drive: DrivePlan, t: float) -> int:
+    """The drive's power-on hours at `t` (it counts while spun down, as drives do)."""
+    return drive.hours + max(0, math.floor((t - ORIGIN) / 3600))
+
+
+def _raw(attr: SmartAttribute, drive: DrivePlan, reading: Reading, defects: Defects) -> int | None:
+    """This drive's raw value for `attr`, or None to keep the profile's."""
+    own = {
+        9: hours_at(drive, reading.smart_at),
+        5: defects.realloc,
+        196: defects.realloc_events,
+        197: defects.pending,
+        198: defects.offline_unc,
+        187: defects.offline_unc,
+        199: 0,
+    }
+    if attr.id in own:
+        return own[attr.id]
+    if attr.id in TEMPERATURE_IDS:
+        return int(reading.smart_celsius)
+    if attr.id in LIFETIME_IDS and attr.raw is not None:
+        return round(attr.raw * drive.wear)
+    return None
+
+
+def _raw_string(attr: SmartAttribute, raw: int) -> str:
+    """smartctl's rendering of the new raw value, keeping a temperature's "(Min/Max a/b)"."""
+    if attr.id in TEMPERATURE_IDS and "(Min/Max " in attr.raw_string:
+        low, high = attr.raw_string.split("(Min/Max ")[1].rstrip(")").split("/")
+        return f"{raw} (Min/Max {low}/{max(int(high), raw)})"
+    return str(raw)
+
+
+def attributes(drive: DrivePlan, reading: Reading, defects: Defects) -> tuple[SmartAttribute, ...]:
+    """The drive's ATA attribute table as of its last SMART read."""
+    table = []
+    for attr in drive.profile.attributes:
+        raw = _raw(attr, drive, reading, defects)
+        table.append(
+            attr if raw is None else replace(attr, raw=raw, raw_string=_raw_string(attr, raw))
+        )
+    return tuple(table)
+
+
+def nvme_health(base: NvmeBaseline, drive: DrivePlan, when: float) -> NvmeHealth:
+    """The NVMe health log as of `when`: the source drive's figures scaled to this drive's age."""
+    written = round(base.data_units_written * drive.wear) + round(
+        max(0.0, when - ORIGIN) * _NVME_WRITE_RATE / _NVME_UNIT
+    )
+    return NvmeHealth(
+        critical_warning=base.critical_warning,
+        percentage_used=max(
+            base.percentage_used, int(written * _NVME_UNIT * 100 // _NVME_ENDURANCE)
+        ),
+        available_spare=base.available_spare,
+        available_spare_threshold=base.available_spare_threshold,
+        media_errors=base.media_errors,
+        unsafe_shutdowns=round(base.unsafe_shutdowns * drive.wear),
+        power_on_hours=hours_at(drive, when),
+        data_units_written=written,
+        error_log_entries=round(base.num_err_log_entries * drive.wear),
+    )
+
+
+def identity(drive: DrivePlan) -> DriveIdentity:
+    """What the drive says it is."""
+    prof = drive.profile
+    return DriveIdentity(
+        model=prof.model,
+        serial=drive.serial,
+        wwn=drive.wwn,
+        firmware=prof.firmware,
+        capacity_bytes=prof.capacity_bytes,
+        transport=prof.transport,
+        rotational=prof.rotational,
+        rpm=prof.rpm,
+    )
+
+
+def build_drive(
+    drive: DrivePlan, power: PowerState, reading: Reading, defects: Defects, io: IoRate
+) -> Drive:
+    """The drive as the collectors would report it now."""
+    base = drive.profile.nvme
+    return Drive(
+        dev=drive.dev,
+        identity=identity(drive),
+        by_id=drive.by_id,
+        by_path=drive.by_path,
+        power=power,
+        temperature=Temperature(reading.celsius, reading.measured_at, TempSource.SIMULATED),
+        smart_passed=True,
+        attributes=attributes(drive, reading, defects),
+        nvme=nvme_health(base, drive, reading.smart_at) if base else None,
+        self_tests=drive.self_tests,
+        power_on_hours=hours_at(drive, reading.smart_at),
+        io=io,
+        smart_read_at=reading.smart_at,
+    )

@@ -1,0 +1,3 @@
+"""The Textual front end: the only package that imports Textual."""
+
+from __future__ import annotations

@@ -1,0 +1,105 @@
+"""Build fake /sys and /dev trees shaped like real ones, for collectors that take a `root`.
+
+Paths and link shapes follow a real Debian 12 box: /sys/block/X is a relative link into
+/sys/devices, /dev/disk/by-id links are relative ("../../sda"), hwmon `device` links resolve to
+the same directory as /sys/block/X/device.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+# Where each transport's disks live in /sys/devices (from real machines).
+SATA_PARENT = "devices/pci0000:00/0000:00:1f.2/ata{n}/host{n}/target{n}:0:0/{n}:0:0:0"
+SAS_PARENT = (
+    "devices/pci0000:00/0000:00:01.0/0000:01:00.0/host{h}/port-{h}:{n}/end_device-{h}:{n}/"
+    "target{h}:0:{n}/{h}:0:{n}:0"
+)
+NVME_PARENT = "devices/pci0000:00/0000:00:1d.0/0000:3d:00.0/nvme/nvme{n}"
+USB_PARENT = "devices/pci0000:00/0000:00:14.0/usb2/2-1/2-1:1.0/host{n}/target{n}:0:0/{n}:0:0:0"
+VIRTIO_PARENT = "devices/pci0000:00/0000:00:02.0/virtio{n}"
+
+
+def _link(link: Path, target: Path) -> None:
+    link.parent.mkdir(parents=True, exist_ok=True)
+    link.symlink_to(os.path.relpath(target, link.parent))
+
+
+def _write(path: Path, text: str | bytes) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text + "\n")
+
+
+@dataclass
+class FakeDisk:
+    """One disk to put into the tree."""
+
+    dev: str
+    parent: str  # device directory under /sys, relative to root (see *_PARENT)
+    size_sectors: int = 7_814_037_168
+    rotational: bool = True
+    vendor: str | None = "ATA"
+    model: str | None = None
+    rev: str | None = None
+    serial_file: str | None = None  # /sys/block/X/device/serial (NVMe)
+    vpd_serial: str | None = None  # SCSI VPD page 0x80
+    wwid: str | None = None
+    by_id: list[str] = field(default_factory=list)
+    by_path: str | None = None
+    temp_millic: int | None = None  # drivetemp or nvme hwmon reading
+    partitions: int = 0
+
+
+def build(root: Path, disks: list[FakeDisk], *, extra_block: tuple[str, ...] = ()) -> Path:
+    """Create the tree for `disks` under `root` (plus non-drive block devices like loop0)."""
+    for hw, disk in enumerate(disks):
+        add_disk(root, disk, hwmon_index=hw)
+    for name in extra_block:
+        target = root / "sys/devices/virtual/block" / name
+        _write(target / "size", "0")
+        _link(root / "sys/block" / name, target)
+    return root
+
+
+def add_disk(root: Path, disk: FakeDisk, *, hwmon_index: int) -> None:
+    """Add one disk: the block directory, device attributes, /dev links and hwmon chip."""
+    nvme = disk.parent.split("/")[-1].startswith("nvme")
+    device_dir = root / "sys" / disk.parent
+    block_dir = device_dir / "block" / disk.dev if not nvme else device_dir / disk.dev
+    _write(block_dir / "size", str(disk.size_sectors))
+    _write(block_dir / "queue/rotational", "1" if disk.rotational else "0")
+    _link(block_dir / "device", device_dir)
+    for attr, value in (
+        ("vendor", disk.vendor),
+        ("model", disk.model),
+        ("rev", disk.rev),
+        ("serial", disk.serial_file),
+        ("wwid", disk.wwid),
+    ):
+        if value is not None:
+            _write(device_dir / attr, value)
+    if disk.vpd_serial is not None:
+        serial = disk.vpd_serial.encode()
+        _write(device_dir / "vpd_pg80", b"\x00\x80\x00" + bytes([len(serial)]) + serial)
+    for i in range(1, disk.partitions + 1):
+        _write(block_dir / f"{disk.dev}{i}" / "partition", str(i))
+    _link(root / "sys/block" / disk.dev, block_dir)
+    dev_node = root / "dev" / disk.dev
+    _write(dev_node, "")
+    for name in disk.by_id:
+        _link(root / "dev/disk/by-id" / name, dev_node)
+        for i in range(1, disk.partitions + 1):
+            _link(root / "dev/disk/by-id" / f"{name}-part{i}", root / "dev" / f"{disk.dev}{i}")
+    if disk.by_path:
+        _link(root / "dev/disk/by-path" / disk.by_path, dev_node)
+    if disk.temp_millic is not None:
+        hwmon = device_dir / "hwmon" / f"hwmon{hwmon_index}"
+        _write(hwmon / "name", "nvme" if nvme else "drivetemp")
+        _write(hwmon / "temp1_input", str(disk.temp_millic))
+        _link(hwmon / "device", device_dir)
+        _link(root / "sys/class/hwmon" / f"hwmon{hwmon_index}", hwmon)

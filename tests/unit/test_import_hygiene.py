@@ -1,0 +1,71 @@
+"""Headless code never loads Textual; the layering contracts hold.
+
+Checked two ways: statically by import-linter (the contracts in pyproject.toml, also run by
+`make lint`), and at run time here, by importing each headless module in a fresh interpreter and
+looking at `sys.modules`, and by running headless commands and checking the same.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO
+
+HEADLESS = [
+    "nastui.entry",
+    "nastui.cli.main",
+    "nastui.session",
+    "nastui.core.store",
+    "nastui.collectors.local",
+    "nastui.sim",
+    "nastui.config",
+]
+
+
+def loaded_after(code: str) -> set[str]:
+    probe = code + "\nimport json, sys; print(json.dumps(sorted(sys.modules)))"
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=REPO
+    )
+    return set(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+@pytest.mark.parametrize("module", HEADLESS)
+def test_headless_module_does_not_load_textual(module: str) -> None:
+    loaded = loaded_after(f"import {module}")
+    assert not {m for m in loaded if m == "textual" or m.startswith(("textual.", "nastui.ui"))}
+
+
+def test_model_needs_only_the_standard_library() -> None:
+    loaded = loaded_after("import nastui.model")
+    third_party = {"textual", "rich", "psutil", "pySMART", "pynetsnmp", "tomlkit"}
+    assert not third_party & {m.split(".")[0] for m in loaded}
+
+
+@pytest.mark.parametrize("argv", [["status", "--demo"], ["bays", "--demo", "--json"]])
+def test_headless_commands_do_not_load_textual(argv: list[str]) -> None:
+    code = (
+        "import sys, runpy\n"
+        f"sys.argv = ['nastui', *{argv!r}]\n"
+        "from nastui.entry import main\n"
+        "import io, contextlib\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    main()\n"
+    )
+    loaded = loaded_after(code)
+    assert "textual" not in loaded
+    assert "pySMART" not in loaded  # importing it sets LANG=C for the whole process
+
+
+def test_import_linter_contracts_hold() -> None:
+    lint_imports = Path(sys.executable).parent / "lint-imports"
+    result = subprocess.run(
+        [str(lint_imports)], capture_output=True, text=True, cwd=REPO, check=False
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "broken" not in result.stdout.lower().replace("0 broken", "")
