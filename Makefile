@@ -34,7 +34,7 @@ perf: $(STAMP)
 	$(BIN)/python -m tests.perf
 
 screenshots: $(STAMP)
-	$(BIN)/python -m nastui.tools.screenshots screenshots
+	$(BIN)/python -m nastui.ui.screenshots screenshots
 
 venv: $(STAMP)
 

@@ -11,7 +11,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from nastui.cli import exits
+from nastui import exits
 from nastui.cli.args import parse_args
 from nastui.cli.main import run_headless
 

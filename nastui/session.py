@@ -9,15 +9,24 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TextIO
 
+from nastui import exits
 from nastui.collectors.base import Backend
 from nastui.collectors.local import LocalBackend
-from nastui.config import Config, find_config_path, load_config
+from nastui.config import Config, ConfigError, find_config_path, load_config
+from nastui.control.locate import Locator, NoLocator
 from nastui.core.clock import Clock, SystemClock
 from nastui.core.store import SnapshotStore
 from nastui.model import HostSnapshot
-from nastui.sim import DEFAULT_SCENARIO, SimBackend
+from nastui.sim import DEFAULT_SCENARIO, SimBackend, UnknownScenario
 from nastui.sim.clock import FakeClock, FollowingClock
+from nastui.sim.locate import SimLocator
+
+NO_LOCATE_YET = (
+    "locate LEDs are not driven on real hardware by this nastui build "
+    "(SES, ledctl and sg_ses support come with the drive collector)"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,14 +40,27 @@ class Source:
     config: Path | None = None
     live: bool = False  # the demo clock follows the wall clock (the TUI) instead of standing still
 
+    @classmethod
+    def from_options(cls, options: object, *, live: bool = False) -> Source:
+        """The source the global command-line options describe (an argparse namespace)."""
+        return cls(
+            demo=bool(getattr(options, "demo", False)),
+            scenario=getattr(options, "scenario", None),
+            seed=int(getattr(options, "seed", None) or 0),
+            root=getattr(options, "root", None),
+            config=getattr(options, "config", None),
+            live=live,
+        )
+
 
 @dataclass
 class Session:
-    """An opened source: its configuration, backend, clock and store."""
+    """An opened source: its configuration, backend, clock, store and locate LEDs."""
 
     config: Config
     backend: Backend
     clock: Clock
+    locator: Locator
     store: SnapshotStore = field(default_factory=SnapshotStore)
 
     async def poll(self) -> HostSnapshot:
@@ -60,17 +82,31 @@ def load_for(source: Source, env: Mapping[str, str]) -> Config:
     return load_config(path)
 
 
+def open_or_explain(source: Source, env: Mapping[str, str], err: TextIO) -> Session | int:
+    """`open_session` for front ends: the session, or the exit code after one line on `err`
+    naming what is wrong (EX_CONFIG for the configuration, EX_USAGE for a scenario name)."""
+    try:
+        return open_session(source, env)
+    except ConfigError as exc:
+        print(f"nastui: {exc}", file=err)
+        return exits.EX_CONFIG
+    except UnknownScenario as exc:
+        print(f"nastui: {exc}", file=err)
+        return exits.EX_USAGE
+
+
 def open_session(source: Source, env: Mapping[str, str]) -> Session:
     """Open a source. Raises `ConfigError` or `nastui.sim.UnknownScenario`."""
     config = load_for(source, env)
     if source.demo:
         clock: Clock = FollowingClock() if source.live else FakeClock()
-        backend: Backend = SimBackend(
+        sim = SimBackend(
             source.scenario or DEFAULT_SCENARIO,
             seed=source.seed,
             clock=clock,
             host=config.hostname,
         )
-        return Session(config, backend, clock)
+        return Session(config, sim, clock, SimLocator(sim))
     clock = SystemClock()
-    return Session(config, LocalBackend(config, root=source.root or Path("/"), clock=clock), clock)
+    backend = LocalBackend(config, root=source.root or Path("/"), clock=clock)
+    return Session(config, backend, clock, NoLocator(NO_LOCATE_YET))

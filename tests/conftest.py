@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+import time
 from collections.abc import Generator
 from pathlib import Path
 
@@ -17,6 +18,10 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 STRICT = os.environ.get("NASTUI_REQUIRE_INTEGRATION") == "1"
+
+# Screens show local time: pin the zone so snapshots match on every machine.
+os.environ["TZ"] = "UTC"
+time.tzset()
 
 
 def require_tool(name: str, package: str) -> str:

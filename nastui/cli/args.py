@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from nastui import __version__
-from nastui.cli.exits import EX_USAGE
+from nastui.exits import EX_USAGE
 
 VIEWS = ("dev", "temp", "health", "serial", "pool")
 COLOR_CHOICES = ("none", "16", "256", "truecolor")

@@ -13,6 +13,7 @@ from typing import Any
 
 from nastui.core.baystate import BayState, bay_state
 from nastui.core.glyphs import Glyphs
+from nastui.core.summary import temp_label
 from nastui.model import BaySlot, Drive, Face, HostSnapshot, Side, Thresholds
 
 _SIDE_TITLES = {
@@ -22,7 +23,7 @@ _SIDE_TITLES = {
 }
 _VIEW_TITLES = {
     "dev": "device names",
-    "temp": "temperatures in °C (* stale or standby, ? unknown)",
+    "temp": "temperatures in °C (~ stale or asleep, ? unknown)",
     "health": "health",
     "serial": "serial numbers",
     "pool": "pool / vdev",
@@ -39,15 +40,6 @@ _STATE_SGR = {
 LEGEND = "  ".join(f"{s.label}={s.name.lower()}" for s in BayState)
 
 
-def temp_text(drive: Drive, now: float, limits: Thresholds, glyphs: Glyphs) -> str:
-    """A drive's temperature for a bay cell: "36", "36*" when stale or in standby, "?"."""
-    temp = drive.temperature
-    if temp is None:
-        return "?"
-    stale = drive.power.spun_down or temp.age(now) > limits.stale_after_s
-    return f"{temp.celsius:.0f}" + ("*" if stale else "")
-
-
 def _pool_text(snapshot: HostSnapshot, drive: Drive) -> str:
     found = snapshot.pool_of(drive.key)
     return f"{found[0].name}/{found[1]}" if found else "-"
@@ -62,7 +54,7 @@ def cell_text(
     if drive is None:
         return "MISSING" if state is BayState.MISSING else "-"
     if view == "temp":
-        return temp_text(drive, snapshot.taken_at, limits, glyphs)
+        return temp_label(drive, snapshot.taken_at, limits)
     if view == "health":
         return state.label
     if view == "serial":
@@ -137,7 +129,7 @@ def unplaced_lines(
     lines = []
     for drive in snapshot.unplaced_drives:
         detail = {
-            "temp": temp_text(drive, snapshot.taken_at, limits, glyphs) + " °C",
+            "temp": temp_label(drive, snapshot.taken_at, limits) + " °C",
             "health": drive.verdict.health.short,
             "serial": drive.identity.serial or "?",
             "pool": _pool_text(snapshot, drive),

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TextIO
 
-from nastui.cli import exits
+from nastui import exits
 from nastui.config import Config, ConfigError, find_config_path, load_config
 from nastui.model import DriveClass
 
@@ -39,7 +39,7 @@ def describe(config: Config) -> list[str]:
     lines.append(
         f"alerts    email to {', '.join(email.to)} via {email.host}:{email.port}"
         if email
-        else "alerts    no email configured (nastui alert test cannot send)"
+        else "alerts    no email configured"
     )
     lines.append(f"hosts     {len(config.hosts)} remote host(s) for the fleet view")
     return lines

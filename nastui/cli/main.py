@@ -15,27 +15,13 @@ import sys
 from collections.abc import Callable
 from typing import TextIO
 
-from nastui.cli import exits
+from nastui import exits
 from nastui.cli.baytable import bay_entries, render_bays
 from nastui.cli.configcheck import config_check
 from nastui.cli.statusview import render_status, status_data
-from nastui.config import ConfigError
 from nastui.core.assess import overall
 from nastui.core.glyphs import choose_ascii, glyphs_for
-from nastui.session import Session, Source, open_session
-from nastui.sim import UnknownScenario
-
-
-def source_of(args: argparse.Namespace, *, live: bool = False) -> Source:
-    """The `Source` the global options describe."""
-    return Source(
-        demo=args.demo,
-        scenario=args.scenario,
-        seed=args.seed,
-        root=args.root,
-        config=args.config,
-        live=live,
-    )
+from nastui.session import Session, Source, open_or_explain
 
 
 def _use_color(args: argparse.Namespace, stream: TextIO) -> bool:
@@ -92,12 +78,7 @@ def run_headless(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     """Run a subcommand; returns the exit code."""
     if args.command == "config":
         return config_check(args.file or args.config, os.environ, out)
-    try:
-        session = open_session(source_of(args), os.environ)
-        return COMMANDS[args.command](args, session, out)
-    except ConfigError as exc:
-        print(f"nastui: {exc}", file=sys.stderr)
-        return exits.EX_CONFIG
-    except UnknownScenario as exc:
-        print(f"nastui: {exc}", file=sys.stderr)
-        return exits.EX_USAGE
+    session = open_or_explain(Source.from_options(args), os.environ, sys.stderr)
+    if isinstance(session, int):
+        return session
+    return COMMANDS[args.command](args, session, out)

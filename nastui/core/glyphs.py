@@ -68,6 +68,39 @@ def choose_ascii(env: Mapping[str, str], *, forced: bool | None = None) -> bool:
     return not _utf8_locale(env)
 
 
+# What to print instead of a non-ASCII character on an ASCII-only console.
+ASCII_FALLBACK = {
+    "°": "",
+    "…": "...",
+    "—": "-",
+    "–": "-",
+    "→": "->",
+    "←": "<-",
+    "±": "+-",
+    "×": "x",
+    "µ": "u",
+    "│": "|",
+    "─": "-",
+    "┼": "+",
+    "├": "|",
+    "└": "`",
+    "█": "#",
+    "░": ".",
+    "↑": "^",
+    "↓": "v",
+}
+
+
+def ascii_char(char: str) -> str:
+    """`char` itself when ASCII, else its fallback ("?" when there is none)."""
+    return char if char.isascii() else ASCII_FALLBACK.get(char, "?")
+
+
+def to_ascii(text: str) -> str:
+    """`text` with every non-ASCII character replaced by its fallback."""
+    return text if text.isascii() else "".join(ascii_char(c) for c in text)
+
+
 def glyphs_for(ascii_only: bool) -> Glyphs:
     """The glyph set to draw with."""
     return ASCII if ascii_only else UNICODE

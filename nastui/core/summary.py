@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from nastui.core import units
-from nastui.model import Drive, Health, HostSnapshot, Pool, ScanProgress, ScanState
+from nastui.model import Drive, Health, HostSnapshot, Pool, ScanProgress, ScanState, Thresholds
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +38,19 @@ def hottest(snapshot: HostSnapshot) -> Drive | None:
     return max(
         with_temp, key=lambda d: d.temperature.celsius if d.temperature else 0.0, default=None
     )
+
+
+STALE_MARK = "~"
+
+
+def temp_label(drive: Drive, now: float, limits: Thresholds, *, degree: str = "") -> str:
+    """A drive's temperature in a few characters: "36", "36°", "36~" when the reading is stale
+    or the drive is asleep (its last reading), "?" when there is none."""
+    temp = drive.temperature
+    if temp is None:
+        return "?"
+    stale = drive.power.spun_down or temp.age(now) > limits.stale_after_s
+    return f"{temp.celsius:.0f}{degree}" + (STALE_MARK if stale else "")
 
 
 def scan_text(scan: ScanProgress, now: float) -> str:

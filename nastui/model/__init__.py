@@ -5,6 +5,7 @@ Unknown is `None`, never 0.
 
 from __future__ import annotations
 
+from nastui.model.actions import LocateResult
 from nastui.model.alert import Alert, Subject
 from nastui.model.chassis import (
     Bay,
@@ -64,6 +65,7 @@ __all__ = [
     "HostSnapshot",
     "IoRate",
     "LedState",
+    "LocateResult",
     "MappedBy",
     "NvmeHealth",
     "Order",

@@ -54,9 +54,9 @@ def test_bays_temp_view_is_the_rv4324_six_by_four() -> None:
     assert len(rows) == 6
     for row in rows:
         for cell in row:
-            assert re.fullmatch(r"\d{2}\*?", cell), cell
+            assert re.fullmatch(r"\d{2}~?", cell), cell
     top, bottom = rows[0], rows[-1]
-    assert sum(int(c.rstrip("*")) for c in top) > sum(int(c.rstrip("*")) for c in bottom)
+    assert sum(int(c.rstrip("~")) for c in top) > sum(int(c.rstrip("~")) for c in bottom)
 
 
 def test_bays_dev_view_matches_the_source_nas_table() -> None:

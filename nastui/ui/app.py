@@ -1,0 +1,176 @@
+"""The Textual application and `make_app`, the one factory the CLI, tests and screenshots use.
+
+Data flow: a worker polls the session (collect -> assess -> store) and posts `SnapshotReady`;
+the app keeps the newest snapshot in a reactive; screens watch it and hand it to widgets, which
+only render. Nothing in the UI collects anything itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, ClassVar
+
+from textual import work
+from textual.app import App
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.reactive import var
+from textual.screen import Screen
+from textual.scrollbar import ScrollBar, ScrollBarRender
+from textual.worker import Worker, WorkerState
+
+from nastui.core.glyphs import Glyphs, glyphs_for
+from nastui.model import HostSnapshot, LedState, Thresholds
+from nastui.session import Session
+from nastui.ui.screens.bays import BaysScreen
+from nastui.ui.screens.dashboard import DashboardScreen
+from nastui.ui.screens.help import HelpScreen
+from nastui.ui.screens.pools import PoolsScreen
+
+STARTUP_SETTLE_S = 0.25
+
+
+class AsciiScrollBar(ScrollBarRender):
+    """A scrollbar without eighth-block glyphs: a serial console's font has none."""
+
+    VERTICAL_BARS: ClassVar[list[str]] = [" "] * 8
+    HORIZONTAL_BARS: ClassVar[list[str]] = [" "] * 8
+
+
+class SnapshotReady(Message):
+    """A new assessed snapshot is in the store."""
+
+    def __init__(self, snapshot: HostSnapshot) -> None:
+        super().__init__()
+        self.snapshot = snapshot
+
+    def can_replace(self, message: Message) -> bool:
+        """Only the newest snapshot matters: an undelivered older one is dropped."""
+        return isinstance(message, SnapshotReady)
+
+
+class NastuiApp(App[int]):
+    """nastui's full-screen interface."""
+
+    CSS_PATH = Path(__file__).with_name("app.tcss")
+    TITLE = "nastui"
+    MODES: ClassVar[dict[str, str | Callable[[], Screen[Any]]]] = {
+        "dashboard": DashboardScreen,
+        "bays": BaysScreen,
+        "pools": PoolsScreen,
+        "help": HelpScreen,
+    }
+    DEFAULT_MODE = "dashboard"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("d,1", "switch_mode('dashboard')", "dashboard"),
+        Binding("b,2", "switch_mode('bays')", "bays"),
+        Binding("p,3", "switch_mode('pools')", "pools"),
+        Binding("question_mark,f1", "switch_mode('help')", "help"),
+        Binding("q", "quit", "quit"),
+    ]
+    ENABLE_COMMAND_PALETTE = False
+
+    # A var, not a reactive: a reactive would repaint the whole screen on every snapshot, and
+    # on a serial console only the cells that changed may be written.
+    snapshot: var[HostSnapshot | None] = var(None)
+
+    def __init__(
+        self,
+        session: Session,
+        *,
+        ascii_only: bool = False,
+        live: bool = True,
+        poll_interval: float | None = None,
+        initial: HostSnapshot | None = None,
+    ) -> None:
+        super().__init__(ansi_color=True)
+        self.session = session
+        self.ascii_only = ascii_only
+        self.glyphs: Glyphs = glyphs_for(ascii_only)
+        self._live = live
+        self._interval = poll_interval or session.config.poll.io_s
+        self._wake = asyncio.Event()
+        self.theme = "ansi-dark"
+        if initial is not None:
+            self.set_reactive(NastuiApp.snapshot, initial)
+        # Textual keeps one scrollbar renderer for the process: set it either way.
+        ScrollBar.renderer = AsciiScrollBar if ascii_only else ScrollBarRender
+
+    @property
+    def limits(self) -> Thresholds:
+        """The configured thresholds."""
+        return self.session.config.thresholds
+
+    def on_mount(self) -> None:
+        # Hold the first paint until layout, focus and the first snapshot have settled:
+        # Textual would otherwise paint the screen three times on start-up, and each full
+        # frame costs most of a second on a 115200-baud serial console. (Not when polling
+        # once, for tests and screenshots: they read the screen, not the terminal.)
+        if self._live:
+            self.delay_update(STARTUP_SETTLE_S)
+        if self.ascii_only:
+            self.add_class("-ascii")
+        self.poll_forever()
+
+    @work(exclusive=True, group="poll", exit_on_error=False)
+    async def poll_forever(self) -> None:
+        """Collect, assess and publish; once, or every interval while live."""
+        while True:
+            snapshot = await self.session.poll()
+            self.post_message(SnapshotReady(snapshot))
+            if not self._live:
+                return
+            self._wake.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self._interval)
+
+    def poll_now(self) -> None:
+        """Collect again right away (after an action): wake the loop, or poll once more."""
+        if self._live:
+            self._wake.set()
+        else:
+            self.poll_forever()
+
+    def on_snapshot_ready(self, message: SnapshotReady) -> None:
+        self.snapshot = message.snapshot
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.state is WorkerState.ERROR and event.worker.error is not None:
+            error = event.worker.error
+            self.notify(
+                f"{type(error).__name__}: {error}", title="collector failed", severity="error"
+            )
+
+    async def toggle_locate(self, bay: int) -> None:
+        """Switch a bay's locate LED through the control layer and say what happened."""
+        snapshot = self.snapshot
+        slot = snapshot.slot(bay) if snapshot else None
+        on = not (slot is not None and slot.led in (LedState.LOCATE, LedState.BLINK))
+        result = await self.session.locator.locate(bay, on)
+        self.notify(result.message, severity="information" if result.ok else "warning")
+        self.poll_now()
+
+
+def make_app(
+    session: Session,
+    *,
+    ascii_only: bool = False,
+    live: bool = True,
+    poll_interval: float | None = None,
+    initial: HostSnapshot | None = None,
+) -> NastuiApp:
+    """Build the app over an opened session.
+
+    Args:
+        session: from `nastui.session.open_session`.
+        ascii_only: draw with plain ASCII (serial consoles).
+        live: keep polling; False polls once (snapshot tests, screenshots).
+        poll_interval: seconds between polls (default: the config's I/O interval).
+        initial: a snapshot to show before the first poll completes.
+    """
+    return NastuiApp(
+        session, ascii_only=ascii_only, live=live, poll_interval=poll_interval, initial=initial
+    )

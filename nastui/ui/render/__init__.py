@@ -1,0 +1,3 @@
+"""Pure builders of Rich text for the panels: snapshot in, text out, nothing else."""
+
+from __future__ import annotations

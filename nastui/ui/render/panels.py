@@ -1,0 +1,140 @@
+"""The chrome and the dashboard's small panels: title line, key bar, alerts strip, thermal
+summary, and the help text (pure)."""
+
+from __future__ import annotations
+
+import textwrap
+import time
+
+from rich.text import Text
+
+from nastui.core import summary
+from nastui.core.assess import overall
+from nastui.core.glyphs import Glyphs
+from nastui.model import Health, HostSnapshot, Thresholds
+from nastui.ui.render.style import DIM, HEALTH_STYLE, LABEL, degrees, fit
+
+
+def title_text(snapshot: HostSnapshot | None, screen: str, width: int) -> Text:
+    """The top line: product, host, chassis, demo tag, then screen, overall state and clock.
+
+    When the line is too long for `width`, the demo tag goes first, then the chassis name: the
+    host, the state and the clock always stay.
+    """
+    text = Text()
+    text.append(" nastui ", style="bold")
+    if snapshot is None:
+        text.append("  collecting...")
+        return text
+    state = overall(snapshot)
+    right = Text(f" {screen}  ")
+    right.append(f" {state.name} ", style=HEALTH_STYLE[state])
+    right.append(time.strftime("  %H:%M ", time.localtime(snapshot.taken_at)))
+    optional = [snapshot.chassis.name if snapshot.chassis else "no chassis configured"]
+    if snapshot.source.startswith("sim:"):
+        optional.append(f"[demo {snapshot.source[4:]}]")
+    text.append(f" {snapshot.host}", style=LABEL)
+    while optional and text.cell_len + right.cell_len + sum(len(o) + 2 for o in optional) > width:
+        optional.pop()
+    for part in optional:
+        text.append(f"  {part}", style=DIM if part.startswith("[") else "")
+    pad = width - text.cell_len - right.cell_len
+    if pad > 0:
+        text.append(" " * pad)
+    text.append_text(right)
+    text.truncate(width)
+    return text
+
+
+def alerts_text(snapshot: HostSnapshot | None, lines: int, width: int, glyphs: Glyphs) -> Text:
+    """The worst alerts in `lines` lines of `width`: wrapped when they all fit that way, else
+    one line each, with a count of the rest; "no alerts" when all is well."""
+    if snapshot is None:
+        return Text("")
+    alerts = [a for a in snapshot.alerts if not a.acknowledged]
+    if not alerts:
+        return Text("no alerts", style=HEALTH_STYLE[Health.OK])
+    room = max(10, width - 5)
+    bodies = [f"{a.name}: {a.message}" for a in alerts]
+    wrapped = [textwrap.wrap(b, room) or [""] for b in bodies]
+    if sum(len(w) for w in wrapped) > lines:
+        wrapped = [[fit(b, room, glyphs)] for b in bodies]
+    if len(wrapped) > lines:
+        wrapped = wrapped[: lines - 1]
+    text = Text()
+    for i, (alert, body) in enumerate(zip(alerts, wrapped, strict=False)):
+        if i:
+            text.append("\n")
+        text.append(f"{alert.health.short:<4} ", style=HEALTH_STYLE[alert.health])
+        text.append(("\n     ").join(body))
+    if len(wrapped) < len(alerts):
+        text.append(f"\n... {len(alerts) - len(wrapped)} more (p pools, Enter on a bay)", style=DIM)
+    return text
+
+
+def thermal_text(
+    snapshot: HostSnapshot | None, limits: Thresholds, width: int, glyphs: Glyphs
+) -> Text:
+    """Hottest and coolest drive, fans with RPM and duty, other sensors."""
+    if snapshot is None:
+        return Text("")
+    text = Text()
+    hot = summary.hottest(snapshot)
+    temps = [d.temperature.celsius for d in snapshot.drives if d.temperature is not None]
+    if hot is not None and hot.temperature is not None:
+        bay = snapshot.bay_of(hot.key)
+        where = f"bay {bay} {hot.dev}" if bay is not None else hot.dev
+        text.append("hottest ", style=DIM)
+        text.append(degrees(hot.temperature.celsius, glyphs), style=LABEL)
+        text.append(f" {where}")
+        text.append(f"  avg {degrees(sum(temps) / len(temps), glyphs)}", style=DIM)
+    counts = summary.drive_counts(snapshot)
+    if counts.standby:
+        text.append(f"  {counts.standby} asleep", style="blue")
+    for fan in snapshot.fans:
+        text.append("\n")
+        rpm = f"{fan.rpm} rpm" if fan.rpm is not None else "? rpm"
+        duty = f" {fan.duty_percent:.0f}%" if fan.duty_percent is not None else ""
+        style = "bold red" if fan.stalled else ""
+        text.append(fit(f"{fan.name:<12} {rpm:>9}{duty}", width, glyphs), style=style)
+        if fan.stalled:
+            text.append(" STALLED", style="bold red")
+    sensors = [
+        f"{s.name} {degrees(s.value, glyphs)}" for s in snapshot.sensors if s.value is not None
+    ]
+    if sensors:
+        text.append("\n" + fit(", ".join(sensors), width, glyphs), style=DIM)
+    return text
+
+
+KEYS: tuple[tuple[str, str], ...] = (
+    ("d / 1", "dashboard"),
+    ("b / 2", "bays: the full chassis"),
+    ("p / 3", "pools: vdev trees, scrubs and resilvers"),
+    ("? / F1", "this help"),
+    ("q", "quit"),
+    ("arrows, h j k l", "move between bays (l is right, as in vi)"),
+    ("Enter", "drive detail of the selected bay"),
+    ("v", "cycle the view: device, temperature, health, serial, pool, I/O"),
+    ("L or i", "toggle the selected bay's locate LED (l in drive detail)"),
+    ("/", "filter bays by serial, model or device; Esc clears"),
+    ("Esc", "back"),
+)
+
+
+def help_text(glyphs: Glyphs) -> Text:
+    """The key map and what the marks mean."""
+    text = Text()
+    text.append("Keys\n", style=LABEL)
+    for keys, what in KEYS:
+        text.append(f"  {keys:<17}", style="bold")
+        text.append(f"{what}\n")
+    text.append("\nBay marks (colour is never the only signal)\n", style=LABEL)
+    text.append("  + OK   ! warning   X critical   z standby   . empty   # missing   ? unknown\n")
+    text.append("  [bay] selected    * locate LED on    ~ stale temperature\n")
+    text.append(
+        "\nOn a serial console (TERM=vt100, vt220, linux) or without a UTF-8 locale nastui draws\n"
+        "in plain ASCII; --ascii forces it, --colors none|16|256|truecolor sets colour.",
+        style=DIM,
+    )
+    return text

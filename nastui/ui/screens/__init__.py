@@ -1,0 +1,3 @@
+"""Screens: dashboard, bays, pools, drive detail and help."""
+
+from __future__ import annotations

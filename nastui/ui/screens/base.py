@@ -1,0 +1,63 @@
+"""What every nastui screen has: a title line on top, a key bar at the bottom, and a hook that
+hands each new snapshot to the screen's widgets."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, cast
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.screen import Screen
+
+from nastui.model import HostSnapshot
+from nastui.ui.render.panels import title_text
+from nastui.ui.widgets.textpanel import TextPanel
+
+if TYPE_CHECKING:
+    from nastui.ui.app import NastuiApp
+
+NAV_KEYS = "d dash  b bays  p pools  ? help  q quit"
+
+
+def key_bar(keys: str, width: int) -> Text:
+    """The bottom line: this screen's keys, then the navigation keys."""
+    text = Text()
+    text.append(keys, style="bold")
+    text.append("  " + NAV_KEYS, style="dim")
+    text.truncate(width)
+    return text
+
+
+class NasScreen(Screen[None]):
+    """Base screen: title, body (from `compose_body`), key bar; `show` gets every snapshot."""
+
+    SCREEN_NAME = "nastui"
+    KEYS = ""
+
+    @property
+    def nas(self) -> NastuiApp:
+        """The app, typed."""
+        return cast("NastuiApp", self.app)
+
+    def compose(self) -> ComposeResult:
+        yield TextPanel(id="title", classes="chrome")
+        yield from self.compose_body()
+        yield TextPanel(id="keys", classes="chrome")
+
+    def compose_body(self) -> ComposeResult:
+        """The screen's own widgets."""
+        yield from ()
+
+    def on_mount(self) -> None:
+        self.query_one("#keys", TextPanel).show(lambda w: key_bar(self.KEYS, w))
+        self.watch(self.app, "snapshot", self._snapshot_changed, init=True)
+
+    def _snapshot_changed(self, snapshot: HostSnapshot | None) -> None:
+        self.query_one("#title", TextPanel).show(
+            lambda w: title_text(snapshot, self.SCREEN_NAME, w)
+        )
+        if snapshot is not None:
+            self.show(snapshot)
+
+    def show(self, snapshot: HostSnapshot) -> None:
+        """Draw a new snapshot (screens override this)."""

@@ -1,0 +1,78 @@
+"""The dashboard: the bay grid, pools summary, temperatures and fans, and the alerts strip."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+
+from nastui.model import HostSnapshot
+from nastui.ui.gridlayout import MIN_CELL
+from nastui.ui.render.panels import alerts_text, thermal_text
+from nastui.ui.render.pools import pool_summary
+from nastui.ui.screens.gridscreen import GridScreen
+from nastui.ui.widgets.baygrid import BayGrid
+from nastui.ui.widgets.textpanel import TextPanel
+
+ALERT_LINES = 3
+GRID_SHARE = 0.55  # the grid's share of the width beside the side panels (see app.tcss)
+
+
+class DashboardScreen(GridScreen):
+    """What an operator sees first."""
+
+    SCREEN_NAME = "dashboard"
+    KEYS = "arrows/hjkl move  Enter drive  v view  L locate"
+
+    def compose_body(self) -> ComposeResult:
+        with Horizontal(id="main"):
+            with Vertical(id="grid-panel", classes="panel"):
+                yield BayGrid(id="grid")
+            with VerticalScroll(id="side"):
+                yield TextPanel(id="pools", classes="panel")
+                yield TextPanel(id="thermal", classes="panel")
+        yield TextPanel(id="alerts", classes="panel")
+        yield from self.compose_filter()
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.query_one("#pools").border_title = "pools"
+        self.query_one("#thermal").border_title = "temperatures and fans"
+        self.query_one("#alerts").border_title = "alerts"
+
+    def show(self, snapshot: HostSnapshot) -> None:
+        self._fit(snapshot)
+        super().show(snapshot)
+        glyphs, limits = self.nas.glyphs, self.nas.limits
+        self.query_one("#pools", TextPanel).show(lambda w: _pools(snapshot, w, self))
+        self.query_one("#thermal", TextPanel).show(
+            lambda w: thermal_text(snapshot, limits, w, glyphs)
+        )
+        alerts = self.query_one("#alerts", TextPanel)
+        alerts.show(
+            lambda w: alerts_text(
+                snapshot, max(ALERT_LINES, alerts.content_region.height), w, glyphs
+            )
+        )
+
+    def on_resize(self) -> None:
+        if self.nas.snapshot is not None:
+            self._fit(self.nas.snapshot)
+
+    def _fit(self, snapshot: HostSnapshot) -> None:
+        """Stack the side panels under the grid when a wide chassis needs the full width."""
+        chassis = snapshot.chassis
+        columns = max((f.columns for f in chassis.faces), default=1) if chassis else 1
+        needed = columns * (MIN_CELL + 2) + 2
+        self.set_class(needed > self.size.width * GRID_SHARE, "-wide")
+
+
+def _pools(snapshot: HostSnapshot, width: int, screen: DashboardScreen) -> Text:
+    if not snapshot.pools:
+        return Text("no pools found", style="dim")
+    text = Text()
+    for i, pool in enumerate(snapshot.pools):
+        if i:
+            text.append("\n")
+        text.append_text(pool_summary(pool, snapshot.taken_at, width, screen.nas.glyphs))
+    return text

@@ -1,0 +1,80 @@
+"""The drive detail screen (Enter on a bay): everything known about the drive in that bay,
+following new snapshots while open."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+
+from nastui.model import HostSnapshot
+from nastui.ui.render.drive import (
+    attributes_text,
+    counters_text,
+    identity_text,
+    self_tests_text,
+    state_text,
+)
+from nastui.ui.screens.base import NasScreen
+from nastui.ui.widgets.textpanel import TextPanel
+
+SECTIONS = ("identity", "state", "counters", "attributes", "selftests")
+
+
+class DriveScreen(NasScreen):
+    """Detail of the drive in one bay."""
+
+    SCREEN_NAME = "drive"
+    KEYS = "Esc back  l locate LED  up/down scroll"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,backspace", "app.pop_screen", "back"),
+        Binding("l,L,i", "locate", "locate LED"),
+    ]
+
+    def __init__(self, bay: int) -> None:
+        super().__init__()
+        self.bay = bay
+
+    def compose_body(self) -> ComposeResult:
+        with VerticalScroll(id="drive-scroll", classes="panel"):
+            for name in SECTIONS:
+                yield TextPanel(id=name, classes="section")
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        scroll = self.query_one("#drive-scroll", VerticalScroll)
+        scroll.border_title = f"bay {self.bay}"
+        scroll.focus()
+
+    async def action_locate(self) -> None:
+        """Toggle this bay's locate LED."""
+        await self.nas.toggle_locate(self.bay)
+
+    def show(self, snapshot: HostSnapshot) -> None:
+        slot = snapshot.slot(self.bay)
+        drive = snapshot.drive(slot.drive) if slot and slot.drive else None
+        glyphs = self.nas.glyphs
+        panels = {name: self.query_one(f"#{name}", TextPanel) for name in SECTIONS}
+        if drive is None:
+            expected = f"; expected {slot.wanted}" if slot and slot.wanted else ""
+            panels["identity"].show(lambda w: Text(f"bay {self.bay} is empty{expected}"))
+            for name in SECTIONS[1:]:
+                panels[name].show(lambda w: Text(""))
+            return
+        baseline = self.nas.session.store.baseline(snapshot.host, drive.key)
+        counters = counters_text(drive)
+        panels["identity"].show(lambda w: identity_text(drive, snapshot, glyphs))
+        panels["state"].show(lambda w: state_text(drive, snapshot, glyphs))
+        panels["counters"].show(lambda w: counters or Text(""))
+        panels["attributes"].show(lambda w: attributes_text(drive, baseline, w, glyphs))
+        panels["selftests"].show(lambda w: _titled("self-test log", self_tests_text(drive)))
+
+
+def _titled(title: str, body: Text) -> Text:
+    text = Text()
+    text.append(title + "\n", style="bold")
+    text.append_text(body)
+    return text

@@ -1,0 +1,104 @@
+"""Behaviour shared by the screens that show the bay grid: opening a drive, the locate key, the
+`/` filter and the line about the selected bay."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.widgets import Input
+
+from nastui.model import HostSnapshot
+from nastui.ui.cells import selected_summary
+from nastui.ui.screens.base import NasScreen
+from nastui.ui.screens.drive import DriveScreen
+from nastui.ui.widgets.baygrid import BayGrid
+from nastui.ui.widgets.textpanel import TextPanel
+
+
+class GridScreen(NasScreen):
+    """A screen with a `BayGrid` (id "grid"), a "selected" line and a filter input."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("slash", "start_filter", "filter"),
+        Binding("escape", "clear_filter", "clear filter", show=False),
+    ]
+    GRID_PANEL = "#grid-panel"
+
+    def compose_filter(self) -> ComposeResult:
+        """The filter input (hidden until `/`) and the selected-bay line."""
+        yield TextPanel(id="selected", classes="chrome")
+        yield Input(placeholder="filter: serial, model or device", id="filter", classes="-hidden")
+
+    @property
+    def grid(self) -> BayGrid:
+        """The screen's bay grid."""
+        return self.query_one("#grid", BayGrid)
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.grid.focus()
+        self._title_grid()
+
+    def show(self, snapshot: HostSnapshot) -> None:
+        self.grid.show(snapshot, self.nas.limits, degree=self.nas.glyphs.degree)
+        self._show_selected()
+
+    def _show_selected(self) -> None:
+        slot = self.grid.selected_slot()
+        snapshot = self.nas.snapshot
+        if slot is None or snapshot is None:
+            return
+        text = selected_summary(snapshot, slot, self.nas.limits, degree=self.nas.glyphs.degree)
+        self.query_one("#selected", TextPanel).show(lambda w: _line(text, w))
+
+    def _title_grid(self) -> None:
+        panel = self.query_one(self.GRID_PANEL)
+        panel.border_title = f"bays: {self.grid.view.heading}"
+        panel.border_subtitle = "v view  / filter" if self.size.width >= 60 else ""
+
+    # ---------------------------------------------------------------- grid messages
+    def on_bay_grid_selected(self, message: BayGrid.Selected) -> None:
+        self._show_selected()
+
+    def on_bay_grid_view_changed(self, message: BayGrid.ViewChanged) -> None:
+        self._title_grid()
+
+    def on_bay_grid_opened(self, message: BayGrid.Opened) -> None:
+        self.app.push_screen(DriveScreen(message.bay))
+
+    async def on_bay_grid_locate_toggled(self, message: BayGrid.LocateToggled) -> None:
+        await self.nas.toggle_locate(message.bay)
+
+    # ---------------------------------------------------------------- filter
+    def action_start_filter(self) -> None:
+        """Show the filter input."""
+        box = self.query_one("#filter", Input)
+        box.remove_class("-hidden")
+        box.focus()
+
+    def action_clear_filter(self) -> None:
+        """Clear and hide the filter."""
+        box = self.query_one("#filter", Input)
+        box.value = ""
+        box.add_class("-hidden")
+        self.grid.set_filter("")
+        self.grid.focus()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self.grid.set_filter(event.value)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.input.add_class("-hidden")
+        matches = self.grid.matches()
+        if event.value.strip() and matches:
+            self.grid.select(matches[0])
+        elif event.value.strip():
+            self.notify(f"no bay matches {event.value.strip()!r}", severity="warning")
+        self.grid.focus()
+
+
+def _line(text: str, width: int) -> Text:
+    return Text(text[:width])

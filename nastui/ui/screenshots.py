@@ -1,0 +1,96 @@
+"""`make screenshots`: SVG pictures of every screen, generated from the simulator.
+
+    python -m nastui.ui.screenshots DIR
+
+Each picture comes from a seeded scenario with the sim clock standing still, so regenerating
+changes a file only when the interface changed. Never edit the SVGs by hand.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from textual.pilot import Pilot
+
+from nastui.session import Source, open_session
+from nastui.ui.app import make_app
+
+
+@dataclass(frozen=True, slots=True)
+class Shot:
+    """One picture: file name, scenario, keys to press first, terminal size, glyph set."""
+
+    name: str
+    scenario: str
+    keys: tuple[str, ...]
+    size: tuple[int, int] = (80, 24)
+    ascii_only: bool = False
+    caption: str = ""
+
+
+SHOTS = (
+    Shot("dashboard", "healthy-24-bay", (), caption="Dashboard: the 24-bay RV-4324, all well"),
+    Shot(
+        "dashboard-failing-drive",
+        "failing-drive",
+        (),
+        caption="A drive with growing pending and reallocated sectors",
+    ),
+    Shot("dashboard-hot-bay", "hot-bay", ("v",), caption="A dead fan: temperature view"),
+    Shot("bays-temperature", "healthy-24-bay", ("b", "v"), caption="Bays screen, temperatures"),
+    Shot("bays-102", "datacenter-102", ("b", "v"), (120, 30), caption="A 102-bay top-loader"),
+    Shot("pools-scrubbing", "scrubbing", ("p",), caption="Pools: scrub with rate and ETA"),
+    Shot("pools-resilvering", "resilvering", ("p",), caption="Pools: resilver of a replaced drive"),
+    Shot(
+        "drive-detail",
+        "failing-drive",
+        ("down", "down", "right", "right", "enter"),
+        caption="Drive detail: verdict, reasons, SMART attributes",
+    ),
+    Shot("mixed", "mixed", (), (100, 30), caption="HDD, SSD and NVMe; zfs, mdraid and btrfs"),
+    Shot("help", "healthy-24-bay", ("question_mark",), caption="Help: the key map"),
+    Shot(
+        "serial-console",
+        "failing-drive",
+        (),
+        ascii_only=True,
+        caption="On a serial console (TERM=vt100): plain ASCII",
+    ),
+)
+
+
+def take(shot: Shot) -> str:
+    """Run the app headless, press the keys, return the SVG."""
+    session = open_session(Source(demo=True, scenario=shot.scenario), {})
+    app = make_app(session, ascii_only=shot.ascii_only, live=False)
+    app.title = f"nastui --demo --scenario {shot.scenario}"
+
+    svg: list[str] = []
+
+    async def auto(driver: Pilot[object]) -> None:
+        await driver.pause()
+        await driver.press(*shot.keys)
+        await driver.pause()
+        await driver.pause()
+        svg.append(app.export_screenshot(title=app.title))
+        app.exit(0)
+
+    app.run(headless=True, size=shot.size, auto_pilot=auto)
+    return svg[0]
+
+
+def main(argv: list[str]) -> int:
+    """Write every screenshot into the directory named on the command line."""
+    target = Path(argv[0] if argv else "screenshots")
+    target.mkdir(parents=True, exist_ok=True)
+    for shot in SHOTS:
+        path = target / f"{shot.name}.svg"
+        path.write_text(take(shot), encoding="utf-8")
+        print(f"{path}  {shot.caption}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,101 @@
+"""`TextPanel`: a block of text that repaints only the lines that changed.
+
+A `Static` repaints its whole area on every update; on a serial console a fan RPM ticking in a
+seven-line panel would cost the full panel each poll. This widget keeps the previous lines and
+marks only changed ones dirty. Text is built for the current width by a builder function, so it
+re-flows on resize; lines are cropped, never wrapped (builders fit their text).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rich.text import Text
+from textual.geometry import Region, Size
+from textual.strip import Strip
+from textual.widget import Widget
+
+from nastui.core.glyphs import ascii_char
+
+Builder = Callable[[int], Text]
+
+
+def ascii_text(text: Text) -> Text:
+    """`text` with non-ASCII characters replaced (see `to_ascii`), styles kept in place."""
+    plain = text.plain
+    if plain.isascii():
+        return text
+    pieces: list[str] = []
+    where = [0] * (len(plain) + 1)
+    for i, char in enumerate(plain):
+        where[i] = sum(len(p) for p in pieces)
+        pieces.append(ascii_char(char))
+    where[len(plain)] = sum(len(p) for p in pieces)
+    result = Text("".join(pieces), style=text.style, end=text.end)
+    for span in text.spans:
+        result.stylize(span.style, where[span.start], where[span.end])
+    return result
+
+
+class TextPanel(Widget):
+    """Lines of styled text from a builder; height follows the line count."""
+
+    DEFAULT_CSS = """
+    TextPanel { height: auto; }
+    """
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self._builder: Builder | None = None
+        self._lines: list[Text] = []
+        self._strips: dict[int, Strip] = {}
+
+    def show(self, builder: Builder) -> None:
+        """Build the text with `builder(width)` now and again on every resize."""
+        self._builder = builder
+        self._rebuild()
+
+    def on_resize(self) -> None:
+        self._rebuild(force=True)
+
+    def _rebuild(self, *, force: bool = False) -> None:
+        if self._builder is None:
+            return
+        width = self.content_region.width or self.app.size.width
+        built = self._builder(width)
+        if getattr(self.app, "ascii_only", False):
+            built = ascii_text(built)
+        visible = bool(built.plain) or not self.has_class("section")
+        if visible != self.display:
+            self.display = visible
+        lines = built.split("\n", allow_blank=True)
+        old = self._lines
+        self._lines = list(lines)
+        if force or len(lines) != len(old):
+            self._strips.clear()
+            self.refresh(layout=len(lines) != len(old))
+            return
+        for y, (new_line, old_line) in enumerate(zip(lines, old, strict=True)):
+            if new_line != old_line:
+                self._strips.pop(y, None)
+                self.refresh(Region(0, y, self.size.width, 1))
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return len(self._lines)
+
+    def render_line(self, y: int) -> Strip:
+        strip = self._strips.get(y)
+        if strip is None:
+            if y >= len(self._lines):
+                return Strip.blank(self.size.width, self.rich_style)
+            line = self._lines[y]
+            line.end = ""
+            segments = list(line.render(self.app.console))
+            strip = Strip(segments, line.cell_len).apply_style(self.rich_style).simplify()
+            self._strips[y] = strip
+        return strip.crop_extend(0, self.size.width, self.rich_style)
+
+    @property
+    def plain(self) -> str:
+        """The panel's text without styles (for tests)."""
+        return "\n".join(line.plain for line in self._lines)
