@@ -1,8 +1,9 @@
 """The real backend for the machine nastui runs on (or a tree captured from one, via `root`).
 
 It assembles a `HostSnapshot` from the collectors that exist: drive discovery from sysfs,
-temperatures from hwmon, bays from the configuration. What it cannot collect is named in
-`snapshot.errors` with the fix, and the rest is still published.
+temperatures from hwmon, I/O rates from the kernel's disk counters, bays from the configuration.
+What it cannot collect is named in `snapshot.errors` with the fix, and the rest is still
+published.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import socket
 from pathlib import Path
 
 from nastui.collectors.hwmon import drive_temperatures
+from nastui.collectors.iostat import IoSampler
 from nastui.collectors.sysfs import BlockDevice, discover, read_text
 from nastui.config import Config
 from nastui.core.clock import Clock, SystemClock
@@ -42,6 +44,7 @@ class LocalBackend:
         self._root = root
         self._clock = clock or SystemClock()
         self._host = config.hostname or local_hostname(root)
+        self._io = IoSampler(root)
         chassis_cfg = config.chassis
         self._chassis = build_chassis(chassis_cfg.layout) if chassis_cfg.configured else None
 
@@ -55,8 +58,16 @@ class LocalBackend:
         """The configured chassis; None when the configuration has no [chassis] table."""
         return self._chassis
 
-    def _drives(self, devices: list[BlockDevice], now: float) -> tuple[Drive, ...]:
-        temps = drive_temperatures(self._root, (d.dev for d in devices), now)
+    def _drives(
+        self, devices: list[BlockDevice], now: float, errors: list[CollectorError]
+    ) -> tuple[Drive, ...]:
+        names = [d.dev for d in devices]
+        temps = drive_temperatures(self._root, names, now)
+        io = self._io.sample(names, now)
+        if io is None and devices:
+            errors.append(
+                CollectorError("io", f"no I/O counters: {self._root / 'proc/diskstats'} unreadable")
+            )
         return tuple(
             Drive(
                 dev=d.dev,
@@ -64,6 +75,7 @@ class LocalBackend:
                 by_id=d.by_id,
                 by_path=d.by_path,
                 temperature=temps.get(d.dev),
+                io=(io or {}).get(d.dev),
             )
             for d in devices
         )
@@ -77,7 +89,7 @@ class LocalBackend:
             errors.append(
                 CollectorError("drives", f"no drives found under {self._root / 'sys/block'}")
             )
-        drives = self._drives(devices, now)
+        drives = self._drives(devices, now, errors)
         slots: tuple[BaySlot, ...] = ()
         if self._chassis is not None:
             chassis_cfg = self._config.chassis

@@ -259,3 +259,10 @@ def test_output_into_a_closed_pipe_is_quiet() -> None:
     assert proc.returncode == 0
     assert "Traceback" not in proc.stderr
     assert "Error" not in proc.stderr
+
+
+def test_interface_without_a_terminal_says_so() -> None:
+    result = nastui("--demo")
+    assert result.returncode == 64
+    assert "needs a terminal" in result.stderr
+    assert "Traceback" not in result.stderr
