@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import NoReturn
 
 from nastui import __version__
+from nastui.cli.registry import COMMANDS
 from nastui.exits import EX_USAGE
 
-VIEWS = ("dev", "temp", "health", "serial", "pool")
 COLOR_CHOICES = ("none", "16", "256", "truecolor")
 
 
@@ -61,7 +61,7 @@ def _global_options(*, suppress: bool) -> Parser:
 
 
 def build_parser() -> Parser:
-    """The full parser with every subcommand."""
+    """The full parser with every subcommand from `nastui.cli.registry`."""
     common = _global_options(suppress=True)
     parser = Parser(
         prog="nastui",
@@ -71,20 +71,8 @@ def build_parser() -> Parser:
     )
     parser.add_argument("--version", action="version", version=f"nastui {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-
-    bays = sub.add_parser("bays", parents=[common], help="the chassis as a table of bays")
-    bays.add_argument("--view", choices=VIEWS, default="dev", help="what each bay shows")
-    bays.add_argument("--json", action="store_true", help="one JSON entry per bay")
-
-    status = sub.add_parser(
-        "status", parents=[common], help="one-screen summary; exit 0 OK, 1 WARN, 2 CRIT, 3 UNKN"
-    )
-    status.add_argument("--json", action="store_true", help="machine-readable summary")
-
-    config = sub.add_parser("config", parents=[common], help="configuration tools")
-    config_sub = config.add_subparsers(dest="config_command", metavar="ACTION", required=True)
-    check = config_sub.add_parser("check", parents=[common], help="validate a configuration file")
-    check.add_argument("file", nargs="?", type=Path, help="file to check (default: the one in use)")
+    for cmd in COMMANDS:
+        cmd.add_arguments(sub.add_parser(cmd.NAME, parents=[common], help=cmd.HELP), common)
     return parser
 
 

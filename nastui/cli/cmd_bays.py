@@ -1,0 +1,46 @@
+"""`nastui bays`: the chassis as a table in its physical layout, or JSON with one entry per bay."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from typing import TextIO
+
+from nastui import exits
+from nastui.cli.baytable import bay_entries, render_bays
+from nastui.cli.command import glyphs_of, open_for, use_color, write_json
+
+NAME = "bays"
+HELP = "the chassis as a table of bays"
+VIEWS = ("dev", "temp", "health", "serial", "pool")
+
+
+def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentParser) -> None:
+    """--view and --json."""
+    parser.add_argument("--view", choices=VIEWS, default="dev", help="what each bay shows")
+    parser.add_argument("--json", action="store_true", help="one JSON entry per bay")
+
+
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    """Collect once and draw the bays."""
+    session = open_for(args)
+    if isinstance(session, int):
+        return session
+    snapshot = asyncio.run(session.poll())
+    limits = session.config.thresholds
+    if args.json:
+        write_json(bay_entries(snapshot, limits), out)
+        return exits.OK
+    if snapshot.chassis is None:
+        print(
+            "nastui: no chassis configured: add a [chassis] table to the configuration "
+            '(e.g. preset = "rv-4324"; see config.example.toml)',
+            file=sys.stderr,
+        )
+        for drive in snapshot.drives:
+            out.write(f"  {drive.label}\n")
+        return exits.OK
+    glyphs = glyphs_of(args, session)
+    out.write(render_bays(snapshot, args.view, limits, glyphs, color=use_color(args, out)))
+    return exits.OK

@@ -1,0 +1,60 @@
+"""What every `nastui` subcommand module provides, and the helpers they share.
+
+A command is a module with `NAME`, `HELP`, `add_arguments(parser, common)` and `run(args, out)`;
+`nastui.cli.registry` lists them. Commands that read the box call `open_for(args)`, so the
+global options mean the same everywhere.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from typing import Any, Protocol, TextIO
+
+from nastui.core.glyphs import Glyphs, choose_ascii, glyphs_for
+from nastui.session import Session, Source, open_or_explain
+
+
+class Command(Protocol):
+    """A subcommand module."""
+
+    NAME: str
+    HELP: str
+
+    def add_arguments(
+        self, parser: argparse.ArgumentParser, common: argparse.ArgumentParser
+    ) -> None:
+        """Add the command's own options (`common`: the global options, for nested actions)."""
+        ...
+
+    def run(self, args: argparse.Namespace, out: TextIO) -> int:
+        """Do it; return the exit code (see `nastui.exits`)."""
+        ...
+
+
+def open_for(args: argparse.Namespace) -> Session | int:
+    """The session the global options describe, or an exit code after a one-line message."""
+    return open_or_explain(Source.from_options(args), os.environ, sys.stderr)
+
+
+def use_color(args: argparse.Namespace, stream: TextIO) -> bool:
+    """Colour the output? `--colors`, `NO_COLOR`, and whether `stream` is a terminal decide."""
+    if args.colors == "none" or os.environ.get("NO_COLOR"):
+        return False
+    if args.colors is not None:
+        return True
+    return stream.isatty() and os.environ.get("TERM", "dumb") != "dumb"
+
+
+def glyphs_of(args: argparse.Namespace, session: Session | None = None) -> Glyphs:
+    """ASCII or Unicode, from `--ascii`, the configuration and the terminal."""
+    configured = session.config.ui.ascii if session is not None else None
+    return glyphs_for(choose_ascii(os.environ, forced=True if args.ascii else configured))
+
+
+def write_json(data: Any, out: TextIO) -> None:
+    """Pretty JSON and a newline."""
+    json.dump(data, out, indent=2)
+    out.write("\n")

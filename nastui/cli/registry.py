@@ -1,0 +1,19 @@
+"""Every `nastui` subcommand, in the order `nastui --help` lists them.
+
+To add a command, write a module satisfying `nastui.cli.command.Command` and list it here.
+"""
+
+from __future__ import annotations
+
+from nastui.cli import cmd_bays, cmd_config, cmd_status
+from nastui.cli.command import Command
+
+COMMANDS: tuple[Command, ...] = (cmd_bays, cmd_status, cmd_config)
+
+
+def command(name: str) -> Command:
+    """The command called `name` (argparse has already checked it exists)."""
+    for cmd in COMMANDS:
+        if name == cmd.NAME:
+            return cmd
+    raise KeyError(name)
