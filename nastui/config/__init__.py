@@ -21,8 +21,8 @@ from nastui.config.schema import (
     Security,
     SnmpProfile,
     UiConfig,
-    ZoneMode,
 )
+from nastui.model import ZoneMode
 
 __all__ = [
     "PRESETS",

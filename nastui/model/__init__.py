@@ -35,7 +35,16 @@ from nastui.model.drive import (
     TempSource,
     Transport,
 )
-from nastui.model.fan import CurveKind, CurvePoint, Fan, FanCurve, FanSource, Sensor
+from nastui.model.fan import (
+    CurveKind,
+    CurvePoint,
+    Fan,
+    FanCurve,
+    FanSource,
+    FanZone,
+    Sensor,
+    ZoneMode,
+)
 from nastui.model.health import UNASSESSED, Health, Reason, Verdict, worst
 from nastui.model.limits import AttributeLimit, TempLimits, Thresholds
 from nastui.model.pool import Pool, PoolKind, PoolState, ScanKind, ScanProgress, ScanState, Vdev
@@ -61,6 +70,7 @@ __all__ = [
     "Fan",
     "FanCurve",
     "FanSource",
+    "FanZone",
     "Health",
     "HostSnapshot",
     "IoRate",
@@ -91,5 +101,6 @@ __all__ = [
     "Transport",
     "Vdev",
     "Verdict",
+    "ZoneMode",
     "worst",
 ]

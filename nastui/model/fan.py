@@ -87,3 +87,35 @@ class Sensor:
     unit: str = "C"
     source: str = "hwmon"
     status: str | None = None
+
+
+class ZoneMode(StrEnum):
+    """How a zone's duty is computed."""
+
+    CURVE = "curve"
+    PID = "pid"
+
+
+@dataclass(frozen=True, slots=True)
+class FanZone:
+    """A fan zone: which temperature it follows and how it turns that into duty.
+
+    Attributes:
+        name: zone name, referred to by fans.
+        sources: temperature sources; with several, the zone follows their maximum.
+        mode: curve or PID.
+        curve: the curve (curve mode, and the PID's fallback limits).
+        setpoint_c: PID target temperature (the source NAS aimed its hottest drive at 40 C).
+        kp, ki, kd: PID gains.
+        stale_periods: a temperature older than this many periods sends the zone to 100 %.
+    """
+
+    name: str
+    sources: tuple[FanSource, ...]
+    mode: ZoneMode
+    curve: FanCurve
+    setpoint_c: float = 40.0
+    kp: float = 4.0
+    ki: float = 0.1
+    kd: float = 0.0
+    stale_periods: int = 3
