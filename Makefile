@@ -10,7 +10,7 @@ STAMP       := $(VENV)/.nastui-installed
 SCENARIO    ?= healthy-24-bay
 
 # Debian packages the test suite drives for real (see tests/integration and ../shared/lab).
-APT_PACKAGES := tmux util-linux btrfs-progs fio
+APT_PACKAGES := tmux util-linux btrfs-progs fio openipmi ipmitool smartmontools sg3-utils ledmon e2fsprogs hdparm sdparm
 
 .PHONY: demo test lint typecheck unit perf screenshots apt venv clean
 

@@ -6,27 +6,26 @@ the real machine (optionally under `--root`), so every front end picks its sourc
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
 from nastui import exits
+from nastui.collectors import runner
 from nastui.collectors.base import Backend
 from nastui.collectors.local import LocalBackend
 from nastui.config import Config, ConfigError, find_config_path, load_config
-from nastui.control.locate import Locator, NoLocator
+from nastui.control.locate import Locator
+from nastui.control.locate_ladder import LadderLocator
 from nastui.core.clock import Clock, SystemClock
+from nastui.core.statefiles import state_dir
 from nastui.core.store import SnapshotStore
 from nastui.model import HostSnapshot
 from nastui.sim import DEFAULT_SCENARIO, SimBackend, UnknownScenario
 from nastui.sim.clock import FakeClock, FollowingClock
 from nastui.sim.locate import SimLocator
-
-NO_LOCATE_YET = (
-    "locate LEDs are not driven on real hardware by this nastui build "
-    "(SES, ledctl and sg_ses support come with the drive collector)"
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,5 +107,13 @@ def open_session(source: Source, env: Mapping[str, str]) -> Session:
         )
         return Session(config, sim, clock, SimLocator(sim))
     clock = SystemClock()
-    backend = LocalBackend(config, root=source.root or Path("/"), clock=clock)
-    return Session(config, backend, clock, NoLocator(NO_LOCATE_YET))
+    root = source.root or Path("/")
+    backend = LocalBackend(config, root=root, clock=clock)
+    store = SnapshotStore()
+    locator = LadderLocator(
+        root,
+        run=runner.run,
+        latest=lambda: store.latest(backend.host),
+        state_dir=state_dir(env, os.geteuid()),
+    )
+    return Session(config, backend, clock, locator, store)

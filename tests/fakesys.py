@@ -53,6 +53,7 @@ class FakeDisk:
     by_path: str | None = None
     temp_millic: int | None = None  # drivetemp or nvme hwmon reading
     partitions: int = 0
+    sas_address: str | None = None  # /sys/block/X/device/sas_address (SAS HBAs)
 
 
 def build(root: Path, disks: list[FakeDisk], *, extra_block: tuple[str, ...] = ()) -> Path:
@@ -80,6 +81,7 @@ def add_disk(root: Path, disk: FakeDisk, *, hwmon_index: int) -> None:
         ("rev", disk.rev),
         ("serial", disk.serial_file),
         ("wwid", disk.wwid),
+        ("sas_address", disk.sas_address),
     ):
         if value is not None:
             _write(device_dir / attr, value)
@@ -103,3 +105,44 @@ def add_disk(root: Path, disk: FakeDisk, *, hwmon_index: int) -> None:
         _write(hwmon / "temp1_input", str(disk.temp_millic))
         _link(hwmon / "device", device_dir)
         _link(root / "sys/class/hwmon" / f"hwmon{hwmon_index}", hwmon)
+
+
+SES_PARENT = (
+    "devices/pci0000:00/0000:00:01.0/0000:01:00.0/host{h}/port-{h}:0/expander-{h}:0/"
+    "port-{h}:0:24/end_device-{h}:0:24/target{h}:0:24/{h}:0:24:0"
+)
+
+
+def add_enclosure(
+    root: Path,
+    slots: dict[int, str | None],
+    *,
+    host: int = 1,
+    ident: str = "0x500304801f3ae07f",
+    sg: str = "sg24",
+    lit: tuple[int, ...] = (),
+) -> Path:
+    """An SES enclosure as the kernel's `ses` driver shows it: /sys/class/enclosure/H:0:24:0
+    with one "SlotNN" component per slot number, each `device` link pointing at the SCSI
+    device of the disk named (None: an empty slot), and the enclosure's sg device."""
+    ses_dev = root / "sys" / SES_PARENT.format(h=host)
+    name = f"{host}:0:24:0"
+    enclosure = ses_dev / "enclosure" / name
+    _write(enclosure / "id", ident)
+    _write(enclosure / "components", str(len(slots)))
+    _link(enclosure / "device", ses_dev)
+    _write(ses_dev / "type", "13")
+    (ses_dev / "scsi_generic" / sg).mkdir(parents=True, exist_ok=True)
+    _link(root / "sys/class/scsi_generic" / sg, ses_dev / "scsi_generic" / sg)
+    _link(ses_dev / "scsi_generic" / sg / "device", ses_dev)
+    for number, dev in slots.items():
+        component = enclosure / f"Slot{number:02d}"
+        _write(component / "slot", str(number))
+        _write(component / "locate", "1" if number in lit else "0")
+        _write(component / "fault", "0")
+        _write(component / "status", "OK" if dev else "not installed")
+        _write(component / "type", "array device")
+        if dev is not None:
+            _link(component / "device", (root / "sys/block" / dev / "device").resolve())
+    _link(root / "sys/class/enclosure" / name, enclosure)
+    return enclosure

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from typing import TextIO
 
 from nastui import exits
 from nastui.cli.baytable import bay_entries, render_bays
-from nastui.cli.command import glyphs_of, open_for, use_color, write_json
+from nastui.cli.command import glyphs_of, poll_once, use_color, write_json
 
 NAME = "bays"
 HELP = "the chassis as a table of bays"
@@ -24,10 +23,10 @@ def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentPars
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Collect once and draw the bays."""
-    session = open_for(args)
-    if isinstance(session, int):
-        return session
-    snapshot = asyncio.run(session.poll())
+    opened = poll_once(args)
+    if isinstance(opened, int):
+        return opened
+    session, snapshot = opened
     limits = session.config.thresholds
     if args.json:
         write_json(bay_entries(snapshot, limits), out)

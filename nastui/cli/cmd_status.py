@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 from typing import TextIO
 
-from nastui.cli.command import glyphs_of, open_for, write_json
+from nastui.cli.command import glyphs_of, poll_once, write_json
 from nastui.cli.statusview import render_status, status_data
 from nastui.core.assess import overall
 
@@ -21,10 +20,10 @@ def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentPars
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Collect once, print the summary, exit with the overall state."""
-    session = open_for(args)
-    if isinstance(session, int):
-        return session
-    snapshot = asyncio.run(session.poll())
+    opened = poll_once(args)
+    if isinstance(opened, int):
+        return opened
+    session, snapshot = opened
     if args.json:
         write_json(status_data(snapshot, session.config.thresholds), out)
     else:

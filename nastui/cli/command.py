@@ -8,12 +8,14 @@ global options mean the same everywhere.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import os
 import sys
 from typing import Any, Protocol, TextIO
 
 from nastui.core.glyphs import Glyphs, choose_ascii, glyphs_for
+from nastui.model import HostSnapshot
 from nastui.session import Session, Source, open_or_explain
 
 
@@ -37,6 +39,15 @@ class Command(Protocol):
 def open_for(args: argparse.Namespace) -> Session | int:
     """The session the global options describe, or an exit code after a one-line message."""
     return open_or_explain(Source.from_options(args), os.environ, sys.stderr)
+
+
+def poll_once(args: argparse.Namespace) -> tuple[Session, HostSnapshot] | int:
+    """The session the global options describe and one assessed snapshot of it, or the exit
+    code after a one-line message (see `open_for`)."""
+    session = open_for(args)
+    if isinstance(session, int):
+        return session
+    return session, asyncio.run(session.poll())
 
 
 def use_color(args: argparse.Namespace, stream: TextIO) -> bool:

@@ -5,10 +5,32 @@ To add a command, write a module satisfying `nastui.cli.command.Command` and lis
 
 from __future__ import annotations
 
-from nastui.cli import cmd_bays, cmd_config, cmd_status
+from nastui.cli import (
+    cmd_bays,
+    cmd_bench,
+    cmd_config,
+    cmd_drives,
+    cmd_fand,
+    cmd_locate,
+    cmd_pools,
+    cmd_scrub,
+    cmd_smart,
+    cmd_status,
+)
 from nastui.cli.command import Command
 
-COMMANDS: tuple[Command, ...] = (cmd_bays, cmd_status, cmd_config)
+COMMANDS: tuple[Command, ...] = (
+    cmd_bays,
+    cmd_status,
+    cmd_drives,
+    cmd_smart,
+    cmd_locate,
+    cmd_pools,
+    cmd_scrub,
+    cmd_config,
+    cmd_fand,
+    cmd_bench,
+)
 
 
 def command(name: str) -> Command:

@@ -38,6 +38,9 @@ def headline(snapshot: HostSnapshot) -> str:
     perf = f"drives={len(snapshot.drives)} pools={len(snapshot.pools)}"
     if hot is not None and hot.temperature is not None:
         perf += f" hottest_c={hot.temperature.celsius:.0f}"
+    wakeups = sum(d.wakeups or 0 for d in snapshot.drives)
+    if any(d.wakeups is not None for d in snapshot.drives):
+        perf += f" wakeups={wakeups}"
     open_alerts = [a for a in snapshot.alerts if not a.acknowledged]
     if not open_alerts:
         text = f"{len(snapshot.drives)} drives, {len(snapshot.pools)} pools, all OK"

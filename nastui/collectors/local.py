@@ -1,8 +1,10 @@
 """The real backend for the machine nastui runs on (or a tree captured from one, via `root`).
 
-It assembles a `HostSnapshot` from its collectors: the drive collector (identity, temperatures,
-I/O, where each drive sits) and the bay mapping from the configuration. What cannot be collected
-is named in `snapshot.errors` with the fix, and the rest is still published.
+It assembles a `HostSnapshot` from its collectors: the drive collector (identity, SMART,
+temperatures, I/O, where each drive sits), the pool collector (ZFS, mdraid, btrfs, with each
+leaf resolved to its drive), the fan collector (hwmon fans, CPU package, BMC sensors) and the
+bay mapping from the configuration. What cannot be collected is named in
+`snapshot.errors` with the fix, and the rest is still published.
 """
 
 from __future__ import annotations
@@ -10,7 +12,9 @@ from __future__ import annotations
 import socket
 from pathlib import Path
 
-from nastui.collectors.drives import DriveCollector, DriveReport
+from nastui.collectors.drives import DriveCollector, DriveReport, Schedule
+from nastui.collectors.fans import FanCollector
+from nastui.collectors.pools import PoolCollector
 from nastui.collectors.sysfs import read_text
 from nastui.config import Config
 from nastui.core.clock import Clock, SystemClock
@@ -39,12 +43,23 @@ class LocalBackend:
         self._host = config.hostname or local_hostname(root)
         chassis_cfg = config.chassis
         self._chassis = build_chassis(chassis_cfg.layout) if chassis_cfg.configured else None
-        self._drives = DriveCollector(root)
+        poll = config.poll
+        schedule = Schedule(poll.temperature_s, poll.smart_s, poll.command_timeout_s)
+        self._drives = DriveCollector(root, schedule=schedule)
+        self._fans = FanCollector(config, root)
+        self._pools = PoolCollector(
+            root, interval=config.poll.pools_s, timeout=config.poll.command_timeout_s
+        )
 
     @property
     def host(self) -> str:
         """The name snapshots are published under."""
         return self._host
+
+    @property
+    def root(self) -> Path:
+        """The tree read from ("/" on the machine itself)."""
+        return self._root
 
     @property
     def chassis(self) -> Chassis | None:
@@ -69,12 +84,15 @@ class LocalBackend:
         """Collect once (the `Backend` protocol)."""
         now = self._clock.now()
         drives = await self._drives.collect(now)
-        return HostSnapshot(
+        pools = await self._pools.collect(now, drives.drives)
+        snapshot = HostSnapshot(
             host=self._host,
             taken_at=now,
             chassis=self._chassis,
             slots=self._slots(drives),
             drives=drives.drives,
-            errors=drives.errors,
+            pools=pools.pools,
+            errors=(*drives.errors, *pools.errors),
             source="local",
         )
+        return await self._fans.add_to(snapshot)

@@ -12,22 +12,37 @@ A program that cannot be started (not installed, not executable) is a result too
 A process stuck in uninterruptible sleep (a smartctl on a dying disk) ignores SIGKILL until its
 I/O returns; `run` waits `kill_grace` seconds for it and then returns anyway, leaving the reaping
 to asyncio, so a hung tool never stalls the caller past `timeout + kill_grace`.
+
+`stream` is `run` for long jobs whose output is read as it comes (fio's status dumps, dd's
+progress): each line goes to a callback as soon as it arrives, the program also gets the
+parent-death signal (SIGKILL when the thread that started it ends, so a benchmark never outlives
+nastui), and setting its `stop` event sends SIGINT to the group (fio then prints its final
+result) and SIGKILL `stop_grace` seconds later.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import os
+import re
 import signal
+import tempfile
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO, Any
 
 DEFAULT_MAX_OUTPUT = 32 * 1024 * 1024
 KILL_GRACE_S = 2.0
+STOP_GRACE_S = 5.0
 _CHUNK = 65536
+_PR_SET_PDEATHSIG = 1
+# Sample: "1073741824 bytes (1.1 GB, 1.0 GiB) copied, 2 s, 537 MB/s\r" (dd), "}\n" (fio)
+_LINE_END = re.compile(rb"\r\n|\r|\n")
+LineHandler = Callable[[str], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +116,24 @@ async def _drain(stream: asyncio.StreamReader | None, limit: int) -> tuple[bytes
     return bytes(kept), truncated
 
 
+async def _pump(
+    stream: asyncio.StreamReader | None, limit: int, handler: LineHandler | None
+) -> tuple[bytes, bool]:
+    """Hand each line (ended by \\n, \\r or both; empty lines skipped) to `handler` as it
+    arrives; without a handler, drain and keep the output as `_drain` does."""
+    if handler is None or stream is None:
+        return await _drain(stream, limit)
+    pending = b""
+    while chunk := await stream.read(_CHUNK):
+        *lines, pending = _LINE_END.split(pending + chunk)
+        for line in lines:
+            if line:
+                handler(line.decode("utf-8", "replace"))
+    if pending:
+        handler(pending.decode("utf-8", "replace"))
+    return b"", False
+
+
 def _kill_group(proc: asyncio.subprocess.Process) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(proc.pid, signal.SIGKILL)
@@ -119,6 +152,43 @@ def _start_failure(argv: tuple[str, ...], exc: OSError, started: float) -> Comma
     return CommandResult(argv, code, "", "", time.monotonic() - started, error=why)
 
 
+def _checked(argv: Sequence[str], timeout: float) -> tuple[str, ...]:
+    """The argument list as strings; a positive timeout and a program are required."""
+    if timeout <= 0:
+        raise ValueError("timeout must be positive")
+    args = tuple(str(a) for a in argv)
+    if not args:
+        raise ValueError("argv must not be empty")
+    return args
+
+
+async def _spawn(
+    args: tuple[str, ...],
+    *,
+    stdin: bool,
+    env: Mapping[str, str] | None,
+    cwd: Path | None,
+    preexec: Callable[[], None] | None = None,
+    output: tuple[IO[bytes], IO[bytes]] | None = None,
+) -> asyncio.subprocess.Process:
+    """Start `args` with piped output (or into the `output` files), stdin piped or /dev/null,
+    in the C locale.
+
+    Raises:
+        OSError: it could not be started.
+    """
+    return await asyncio.create_subprocess_exec(
+        *args,
+        stdin=asyncio.subprocess.PIPE if stdin else asyncio.subprocess.DEVNULL,
+        stdout=output[0] if output else asyncio.subprocess.PIPE,
+        stderr=output[1] if output else asyncio.subprocess.PIPE,
+        env=command_env(env),
+        cwd=cwd,
+        start_new_session=True,  # its own process group, so a timeout kills its children too
+        preexec_fn=preexec,
+    )
+
+
 async def run(
     argv: Sequence[str],
     *,
@@ -128,6 +198,7 @@ async def run(
     cwd: Path | None = None,
     max_output: int = DEFAULT_MAX_OUTPUT,
     kill_grace: float = KILL_GRACE_S,
+    leaves_child: bool = False,
 ) -> CommandResult:
     """Run `argv` and collect its output; see the module docstring for the guarantees.
 
@@ -139,23 +210,18 @@ async def run(
         cwd: working directory.
         max_output: bytes kept per stream; the rest is read and discarded.
         kill_grace: seconds to wait for a killed process before abandoning it.
+        leaves_child: the program starts a background child that keeps its output open
+            (`btrfs scrub start`): output goes to unlinked temporary files instead of pipes,
+            and the result comes when the program itself exits, leaving the child running.
     """
-    if timeout <= 0:
-        raise ValueError("timeout must be positive")
-    args = tuple(str(a) for a in argv)
-    if not args:
-        raise ValueError("argv must not be empty")
+    args = _checked(argv, timeout)
     started = time.monotonic()
-    try:
-        proc = await asyncio.create_subprocess_exec(
-            *args,
-            stdin=asyncio.subprocess.PIPE if stdin is not None else asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-            env=command_env(env),
-            cwd=cwd,
-            start_new_session=True,  # its own process group, so a timeout kills its children too
+    if leaves_child:
+        return await _run_leaving_child(
+            args, started=started, timeout=timeout, env=env, cwd=cwd, max_output=max_output
         )
+    try:
+        proc = await _spawn(args, stdin=stdin is not None, env=env, cwd=cwd)
     except OSError as exc:
         return _start_failure(args, exc, started)
     return await _supervise(
@@ -166,6 +232,43 @@ async def run(
         stdin=stdin,
         max_output=max_output,
         kill_grace=kill_grace,
+    )
+
+
+async def _run_leaving_child(
+    args: tuple[str, ...],
+    *,
+    started: float,
+    timeout: float,
+    env: Mapping[str, str] | None,
+    cwd: Path | None,
+    max_output: int,
+) -> CommandResult:
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        try:
+            proc = await _spawn(args, stdin=False, env=env, cwd=cwd, output=(out, err))
+        except OSError as exc:
+            return _start_failure(args, exc, started)
+        timed_out = False
+        try:
+            await asyncio.wait_for(proc.wait(), timeout)
+        except TimeoutError:
+            timed_out = True
+            _kill_group(proc)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(proc.wait(), KILL_GRACE_S)
+        texts = []
+        for stream in (out, err):
+            stream.seek(0)
+            texts.append(stream.read(max_output + 1))
+    return CommandResult(
+        argv=args,
+        returncode=proc.returncode,
+        stdout=texts[0][:max_output].decode("utf-8", "replace"),
+        stderr=texts[1][:max_output].decode("utf-8", "replace"),
+        duration=time.monotonic() - started,
+        timed_out=timed_out,
+        truncated=any(len(t) > max_output for t in texts),
     )
 
 
@@ -187,9 +290,11 @@ async def _supervise(
     stdin: bytes | None,
     max_output: int,
     kill_grace: float,
+    on_stdout: LineHandler | None = None,
+    on_stderr: LineHandler | None = None,
 ) -> CommandResult:
-    out_task = asyncio.ensure_future(_drain(proc.stdout, max_output))
-    err_task = asyncio.ensure_future(_drain(proc.stderr, max_output))
+    out_task = asyncio.ensure_future(_pump(proc.stdout, max_output, on_stdout))
+    err_task = asyncio.ensure_future(_pump(proc.stderr, max_output, on_stderr))
     feed_task = asyncio.ensure_future(_feed(proc, stdin)) if stdin is not None else None
     everything = asyncio.gather(proc.wait(), out_task, err_task)
     timed_out = False
@@ -205,6 +310,7 @@ async def _supervise(
             abandoned = True
     except asyncio.CancelledError:
         _kill_group(proc)
+        await _reap(proc, (out_task, err_task), everything, kill_grace)
         raise
     finally:
         if feed_task is not None and not feed_task.done():
@@ -233,6 +339,23 @@ async def _supervise(
     )
 
 
+async def _reap(
+    proc: asyncio.subprocess.Process,
+    readers: tuple[asyncio.Future[tuple[bytes, bool]], ...],
+    everything: asyncio.Future[Any],
+    grace: float,
+) -> None:
+    """After a cancellation: give the killed process `grace` seconds to be reaped, then stop
+    the readers, so no transport or task is left behind."""
+    with contextlib.suppress(BaseException):
+        await asyncio.wait_for(asyncio.shield(proc.wait()), grace)
+    for task in readers:
+        task.cancel()
+    everything.cancel()
+    with contextlib.suppress(BaseException):
+        await everything
+
+
 def run_sync(
     argv: Sequence[str],
     *,
@@ -243,3 +366,87 @@ def run_sync(
 ) -> CommandResult:
     """`run` for synchronous callers (the CLI): runs its own event loop."""
     return asyncio.run(run(argv, timeout=timeout, env=env, stdin=stdin, cwd=cwd))
+
+
+def _dies_with_parent() -> Callable[[], None]:
+    """A `preexec_fn` giving the child SIGKILL when the thread that started it ends.
+
+    `prctl` is looked up here, in the parent: nothing but a plain C call runs after the fork.
+    If the parent is already gone by the time the child asks, the child exits at once.
+    """
+    prctl = ctypes.CDLL(None, use_errno=True).prctl
+    parent = os.getpid()
+
+    def preexec() -> None:
+        prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        if os.getppid() != parent:
+            os._exit(1)
+
+    return preexec
+
+
+async def _interrupt_when(
+    stop: asyncio.Event, proc: asyncio.subprocess.Process, grace: float
+) -> None:
+    """On `stop`: SIGINT to the group, then SIGKILL after `grace` seconds."""
+    await stop.wait()
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGINT)
+    await asyncio.sleep(grace)
+    _kill_group(proc)
+
+
+async def stream(
+    argv: Sequence[str],
+    *,
+    timeout: float,
+    on_stdout: LineHandler | None = None,
+    on_stderr: LineHandler | None = None,
+    stop: asyncio.Event | None = None,
+    stop_grace: float = STOP_GRACE_S,
+    env: Mapping[str, str] | None = None,
+    cwd: Path | None = None,
+    max_output: int = DEFAULT_MAX_OUTPUT,
+    kill_grace: float = KILL_GRACE_S,
+) -> CommandResult:
+    """Run `argv`, handing its output to callbacks line by line as it comes.
+
+    The guarantees of `run` hold (argument list, LC_ALL=C, own process group and session,
+    killed at `timeout` and when the awaiting task is cancelled, never raises for an exit
+    status); the program also dies with the thread that started it (parent-death signal).
+
+    Args:
+        argv: program and arguments; argv[0] is looked up on PATH.
+        timeout: seconds before the process group is killed.
+        on_stdout, on_stderr: called with each line (without its end) as it arrives; a stream
+            without a handler is collected into the result as `run` does.
+        stop: when set, the group gets SIGINT, and SIGKILL `stop_grace` seconds later; the
+            output printed meanwhile (fio's final result) still reaches the handlers.
+        stop_grace: seconds between SIGINT and SIGKILL after `stop`.
+        env: extra environment variables (on top of ours and LC_ALL=C).
+        cwd: working directory.
+        max_output: bytes kept per collected stream.
+        kill_grace: seconds to wait for a killed process before abandoning it.
+    """
+    args = _checked(argv, timeout)
+    started = time.monotonic()
+    try:
+        proc = await _spawn(args, stdin=False, env=env, cwd=cwd, preexec=_dies_with_parent())
+    except OSError as exc:
+        return _start_failure(args, exc, started)
+    watcher = asyncio.ensure_future(_interrupt_when(stop, proc, stop_grace)) if stop else None
+    try:
+        return await _supervise(
+            proc,
+            args,
+            started=started,
+            timeout=timeout,
+            stdin=None,
+            max_output=max_output,
+            kill_grace=kill_grace,
+            on_stdout=on_stdout,
+            on_stderr=on_stderr,
+        )
+    finally:
+        if watcher is not None:
+            watcher.cancel()

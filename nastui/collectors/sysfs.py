@@ -4,7 +4,8 @@ Everything here reads files under `root` (default "/"), so tests and `--root` po
 captured or fake tree. Nothing here sends a command to a drive: reading sysfs never wakes a
 sleeping disk.
 
-Sample of what is read, for a SATA disk behind an HBA:
+Sample of what is read, for a SATA disk behind an HBA (and /dev/disk/by-vdev, partitions and
+their holders, where present):
     /sys/block/sda -> ../devices/pci0000:00/0000:01:00.0/host0/port-0:0/end_device-0:0/
                       target0:0:0/0:0:0:0/block/sda
     /sys/block/sda/size                     7814037168        (512-byte sectors)
@@ -44,6 +45,9 @@ class BlockDevice:
         by_id: /dev/disk/by-id names pointing at it.
         by_path: its /dev/disk/by-path name (the controller port), if any.
         sys_path: its resolved /sys/devices path (for matching hwmon and enclosure slots).
+        by_vdev: its /dev/disk/by-vdev name (ZFS vdev_id.conf), if any.
+        partitions: its partitions' kernel names ("sda1", "sda2").
+        holders: what is built on it or its partitions (md arrays, device-mapper devices).
     """
 
     dev: str
@@ -51,6 +55,9 @@ class BlockDevice:
     by_id: tuple[str, ...]
     by_path: str | None
     sys_path: Path
+    by_vdev: str | None = None
+    partitions: tuple[str, ...] = ()
+    holders: tuple[str, ...] = ()
 
 
 def read_text(path: Path) -> str | None:
@@ -169,12 +176,44 @@ def identity_of(root: Path, dev: str, links: list[str]) -> tuple[DriveIdentity, 
     return identity, sys_path
 
 
+def _names(directory: Path) -> list[str]:
+    try:
+        return sorted(p.name for p in directory.iterdir())
+    except OSError:
+        return []
+
+
+def partitions_and_holders(root: Path, dev: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A disk's partitions, and the devices held on it or on them (md, dm), by kernel name.
+
+    Sample: /sys/block/sda/sda1/partition (1); /sys/block/sda/sda1/holders/md0 -> ...
+    """
+    block = root / "sys/block" / dev
+    parts = [n for n in _names(block) if (block / n / "partition").exists()]
+    holders = set(_names(block / "holders"))
+    for part in parts:
+        holders.update(_names(block / part / "holders"))
+    return tuple(parts), tuple(sorted(holders))
+
+
 def discover(root: Path = Path("/")) -> Iterator[BlockDevice]:
     """Every drive under `root`, with what sysfs and /dev/disk say about it."""
     by_id = links_by_target(root / "dev/disk/by-id")
     by_path = links_by_target(root / "dev/disk/by-path")
+    by_vdev = links_by_target(root / "dev/disk/by-vdev")
     for dev in drive_names(root):
         ids = by_id.get(dev, [])
         identity, sys_path = identity_of(root, dev, ids)
         paths = by_path.get(dev, [])
-        yield BlockDevice(dev, identity, tuple(ids), paths[0] if paths else None, sys_path)
+        vdevs = by_vdev.get(dev, [])
+        parts, holders = partitions_and_holders(root, dev)
+        yield BlockDevice(
+            dev,
+            identity,
+            tuple(ids),
+            paths[0] if paths else None,
+            sys_path,
+            by_vdev=vdevs[0] if vdevs else None,
+            partitions=parts,
+            holders=holders,
+        )

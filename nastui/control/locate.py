@@ -1,8 +1,8 @@
 """Locate LEDs: the `Locator` seam front ends call to light the bay of the drive to pull.
 
 Implementations: the simulator's (`nastui.sim.locate`), and for a real machine the ladder of
-methods (SES sysfs, ledctl, sg_ses, activity blink) that the drive collector brings. Until a
-machine has one, `NoLocator` says plainly that nothing was lit and why.
+methods (SES sysfs, ledctl, sg_ses, activity blink) in `nastui.control.locate_ladder`.
+`NoLocator` lights nothing and says why (for a source that has no LEDs at all).
 """
 
 from __future__ import annotations

@@ -97,6 +97,9 @@ def _pool_findings(pool: Pool) -> Iterator[tuple[str, Health, str]]:
         yield "state", state_health, f"pool {pool.state.value}"
     if pool.error_files:
         yield "files", Health.CRITICAL, f"permanent errors in {len(pool.error_files)} file(s)"
+    elif pool.error_count:
+        message = f"{pool.error_count} data errors (zpool status -v lists them)"
+        yield "files", Health.CRITICAL, message
     scan = pool.scan
     if scan is not None and scan.errors:
         yield "scan", Health.WARNING, f"{scan.kind.value} found {scan.errors} error(s)"

@@ -4,15 +4,24 @@
 configured limits and says OK, WARNING, CRITICAL or UNKNOWN, with every finding spelled out:
 "Current_Pending_Sector 8 (+3 since first seen)". `baseline` holds the raw values first seen for
 this drive, so growth is reported, and growth alone can warn where the absolute count is
-meaningless (UDMA CRC errors: a cable, not the disk).
+meaningless (UDMA CRC errors: a cable, not the disk; command timeouts). The operator's
+acknowledgements (`Drive.acks`, see `nastui.core.ack`) turn a known value into the new baseline.
+
+Raw values are compared as counts, and some vendors pack more than a count into them: Seagate's
+attributes 1, 7 and 195 carry an operation count in the low 32 bits and the error count in the
+16 above, and a count too large to be real is read from its low word (`unpacked`), so a limit
+never fires on an operation count or a vendor's packing.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
+from nastui.core.ack import apply_acks
 from nastui.model import (
+    Acknowledgement,
     Drive,
+    DriveIdentity,
     Health,
     NvmeHealth,
     Reason,
@@ -23,6 +32,10 @@ from nastui.model import (
 )
 
 CRC_ERRORS = 199
+COMMAND_TIMEOUT = 188
+GROWTH_ONLY = {CRC_ERRORS: ": check the cable or backplane, not the disk", COMMAND_TIMEOUT: ""}
+SEAGATE_PACKED = frozenset({1, 7, 195})
+COUNTS = frozenset({5, 10, 187, 188, 196, 197, 198, 199})
 
 # NVMe critical_warning bits (NVM Express base spec, SMART / Health log byte 0).
 _NVME_WARNING_BITS = (
@@ -35,41 +48,95 @@ _NVME_WARNING_BITS = (
 )
 
 
-def _delta(attr: SmartAttribute, baseline: Mapping[int, int]) -> str:
-    first = baseline.get(attr.id)
-    if first is None or attr.raw is None or attr.raw == first:
+def is_seagate(identity: DriveIdentity) -> bool:
+    """Seagate drives, by vendor or by their "ST..." model numbers."""
+    vendor = (identity.vendor or "").lower()
+    model = identity.model or ""
+    return vendor == "seagate" or model.startswith(("ST", "Seagate", "SEAGATE"))
+
+
+def effective_raw(attr: SmartAttribute, identity: DriveIdentity) -> int | None:
+    """The count an attribute's raw value stands for (see `unpacked`)."""
+    return unpacked(attr.id, attr.raw, attr.raw_string, identity)
+
+
+def unpacked(attr_id: int, raw: int | None, raw_string: str, identity: DriveIdentity) -> int | None:
+    """A raw value as a count: Seagate's 1/7/195 keep errors in the upper 16 of 48 bits, unless
+    smartctl already split them ("0/163250328", raw24/raw32: its first number is the count).
+    A sector or error count of 2**32 or more cannot be real (a 20 TB disk has fewer sectors):
+    such a raw value is packed, and its low 16 bits hold the count (HGST/Hitachi 187)."""
+    if raw is None:
+        return None
+    if attr_id in SEAGATE_PACKED and "/" not in raw_string:
+        return raw >> 32 if is_seagate(identity) else raw
+    if attr_id in COUNTS and raw >= 1 << 32:
+        return raw & 0xFFFF
+    return raw
+
+
+def _delta(
+    drive: Drive, attr: SmartAttribute, baseline: Mapping[int, int], ack: Acknowledgement | None
+) -> str:
+    value = effective_raw(attr, drive.identity)
+    if value is None:
         return ""
-    return f" ({attr.raw - first:+d} since first seen)"
+    if ack is not None and ack.value is not None and value > ack.value:
+        return f" ({value - ack.value:+d} since acknowledged at {ack.value})"
+    first = unpacked(attr.id, baseline.get(attr.id), attr.raw_string, drive.identity)
+    if first is None or value == first:
+        return ""
+    return f" ({value - first:+d} since first seen)"
+
+
+def _limit_reason(
+    attr: SmartAttribute, value: int, limits: Thresholds, delta: str
+) -> Reason | None:
+    limit = limits.attribute(attr.id)
+    if limit is None:
+        return None
+    key = f"attr:{attr.id}"
+    text = f"{attr.name} {value}{delta}"
+    if limit.critical is not None and value >= limit.critical:
+        return Reason(Health.CRITICAL, text, key, value)
+    if limit.warning is not None and value >= limit.warning:
+        return Reason(Health.WARNING, text, key, value)
+    return None
+
+
+def _attribute_reason(
+    drive: Drive,
+    attr: SmartAttribute,
+    limits: Thresholds,
+    baseline: Mapping[int, int],
+    acks: Mapping[str, Acknowledgement],
+) -> Reason | None:
+    key = f"attr:{attr.id}"
+    if attr.failing:
+        text = f"{attr.name} normalized {attr.value} at or below threshold {attr.threshold}"
+        return Reason(Health.CRITICAL, text, key)
+    value = effective_raw(attr, drive.identity)
+    if value is not None:
+        delta = _delta(drive, attr, baseline, acks.get(key))
+        found = _limit_reason(attr, value, limits, delta)
+        if found is not None:
+            return found
+        if attr.id in GROWTH_ONLY and delta:
+            text = f"{attr.name} {value}{delta}{GROWTH_ONLY[attr.id]}"
+            return Reason(Health.WARNING, text, key, value)
+    if attr.when_failed == "In_the_past" and attr.prefailure:
+        text = f"{attr.name} failed in the past (worst {attr.worst}, threshold {attr.threshold})"
+        return Reason(Health.WARNING, text, f"{key}:past")
+    return None
 
 
 def _attribute_reasons(
     drive: Drive, limits: Thresholds, baseline: Mapping[int, int]
 ) -> Iterator[Reason]:
+    acks = {ack.key: ack for ack in drive.acks}
     for attr in drive.attributes:
-        key = f"attr:{attr.id}"
-        if attr.failing:
-            yield Reason(
-                Health.CRITICAL,
-                f"{attr.name} normalized {attr.value} at or below threshold {attr.threshold}",
-                key,
-            )
-            continue
-        limit = limits.attribute(attr.id)
-        if limit is not None and attr.raw is not None:
-            text = f"{attr.name} {attr.raw}{_delta(attr, baseline)}"
-            if limit.critical is not None and attr.raw >= limit.critical:
-                yield Reason(Health.CRITICAL, text, key)
-                continue
-            if limit.warning is not None and attr.raw >= limit.warning:
-                yield Reason(Health.WARNING, text, key)
-                continue
-        if attr.id == CRC_ERRORS and _delta(attr, baseline):
-            yield Reason(
-                Health.WARNING,
-                f"{attr.name} {attr.raw}{_delta(attr, baseline)}: "
-                "check the cable or backplane, not the disk",
-                key,
-            )
+        reason = _attribute_reason(drive, attr, limits, baseline, acks)
+        if reason is not None:
+            yield reason
 
 
 def _nvme_reasons(nvme: NvmeHealth, limits: Thresholds) -> Iterator[Reason]:
@@ -79,6 +146,7 @@ def _nvme_reasons(nvme: NvmeHealth, limits: Thresholds) -> Iterator[Reason]:
             Health.CRITICAL,
             f"NVMe critical warning 0x{nvme.critical_warning:02x}: " + ", ".join(bits or ["?"]),
             "nvme:critical_warning",
+            nvme.critical_warning,
         )
     spare, floor = nvme.available_spare, nvme.available_spare_threshold
     if spare is not None and floor is not None and spare < floor:
@@ -89,24 +157,32 @@ def _nvme_reasons(nvme: NvmeHealth, limits: Thresholds) -> Iterator[Reason]:
         )
     used = nvme.percentage_used
     if used is not None and used >= limits.nvme_percent_used_warning:
-        yield Reason(Health.WARNING, f"{used}% of rated endurance used", "nvme:used")
+        yield Reason(Health.WARNING, f"{used}% of rated endurance used", "nvme:used", used)
     if nvme.media_errors:
         yield Reason(
-            Health.WARNING, f"{nvme.media_errors} media and data integrity errors", "nvme:media"
+            Health.WARNING,
+            f"{nvme.media_errors} media and data integrity errors",
+            "nvme:media",
+            nvme.media_errors,
         )
 
 
 def _scsi_reasons(scsi: ScsiHealth) -> Iterator[Reason]:
     if scsi.grown_defects:
         health = Health.CRITICAL if scsi.grown_defects >= 100 else Health.WARNING
-        yield Reason(health, f"grown defect list: {scsi.grown_defects} entries", "scsi:defects")
+        yield Reason(
+            health,
+            f"grown defect list: {scsi.grown_defects} entries",
+            "scsi:defects",
+            scsi.grown_defects,
+        )
     for count, what, key in (
         (scsi.uncorrected_read_errors, "uncorrected read errors", "scsi:read"),
         (scsi.uncorrected_write_errors, "uncorrected write errors", "scsi:write"),
         (scsi.uncorrected_verify_errors, "uncorrected verify errors", "scsi:verify"),
     ):
         if count:
-            yield Reason(Health.WARNING, f"{count} {what}", key)
+            yield Reason(Health.WARNING, f"{count} {what}", key, count)
 
 
 def _temperature_reasons(drive: Drive, limits: Thresholds, now: float) -> Iterator[Reason]:
@@ -129,7 +205,10 @@ def _self_test_reasons(drive: Drive) -> Iterator[Reason]:
         test = drive.self_tests[0]
         where = f" at LBA {test.first_error_lba}" if test.first_error_lba is not None else ""
         yield Reason(
-            Health.WARNING, f"last self-test ({test.kind}): {test.status}{where}", "selftest"
+            Health.WARNING,
+            f"last self-test ({test.kind}): {test.status}{where}",
+            "selftest",
+            test.lifetime_hours,
         )
 
 
@@ -142,13 +221,21 @@ def _has_smart(drive: Drive) -> bool:
     )
 
 
+def _no_smart_reason(drive: Drive) -> Reason:
+    if drive.power.spun_down:
+        why = "in standby, SMART not read yet"
+    else:
+        why = drive.smart_problem or "no SMART data"
+    return Reason(Health.UNKNOWN, why, "no-smart")
+
+
 def drive_verdict(
     drive: Drive, limits: Thresholds, now: float, baseline: Mapping[int, int] | None = None
 ) -> Verdict:
     """The health verdict for one drive.
 
     Args:
-        drive: the drive as collected.
+        drive: the drive as collected (with the operator's acknowledgements in `acks`).
         limits: configured thresholds.
         now: the current Unix time (for reading ages).
         baseline: attribute id -> raw value first seen for this drive.
@@ -166,9 +253,11 @@ def drive_verdict(
     reasons += _temperature_reasons(drive, limits, now)
     reasons += _self_test_reasons(drive)
     if not _has_smart(drive):
-        why = "in standby, SMART not read yet" if drive.power.spun_down else "no SMART data"
-        reasons.append(Reason(Health.UNKNOWN, why, "no-smart"))
-    return Verdict.of(reasons)
+        reasons.append(_no_smart_reason(drive))
+    elif drive.smart_problem and not drive.power.spun_down:
+        text = f"{drive.smart_problem} (the SMART data shown is from the last read that worked)"
+        reasons.append(Reason(Health.UNKNOWN, text, "smart-stale"))
+    return Verdict.of(apply_acks(reasons, drive.acks))
 
 
 def first_seen(drive: Drive, known: Mapping[int, int] | None = None) -> dict[int, int]:

@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from nastui.core import units
-from nastui.model import Drive, Health, HostSnapshot, Pool, ScanProgress, ScanState, Thresholds
+from nastui.core.glyphs import Glyphs
+from nastui.model import (
+    Drive,
+    Health,
+    HostSnapshot,
+    Pool,
+    ScanProgress,
+    ScanState,
+    Thresholds,
+    Vdev,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,13 +85,30 @@ def scan_text(scan: ScanProgress, now: float) -> str:
     return f"{kind} {verb} {ended}{took}, {errors}".replace("  ", " ")
 
 
+def _used(pool: Pool) -> str:
+    if pool.used_percent is not None:
+        return f"{pool.used_percent:.0f}% of {units.size(pool.size_bytes)}"
+    return units.size(pool.size_bytes, unknown="size ?")
+
+
+def space_text(pool: Pool) -> str:
+    """A pool's space: "40% of 73.7 TiB, frag 3%", "1.8 TiB" (md), "size ?"."""
+    frag = pool.fragmentation_percent
+    return _used(pool) + (f", frag {frag}%" if frag is not None else "")
+
+
 def pool_text(pool: Pool, now: float) -> str:
     """A pool as one line: name, kind, state, space used, scan."""
-    used = (
-        f"{pool.used_percent:.0f}% of {units.size(pool.size_bytes)}"
-        if pool.used_percent is not None
-        else units.size(pool.size_bytes, unknown="size ?")
-    )
     scan = pool.scan or pool.last_scrub
     scan_part = scan_text(scan, now) if scan else "no scrub on record"
-    return f"{pool.name} {pool.kind.value} {pool.state.value}, {used}, {scan_part}"
+    return f"{pool.name} {pool.kind.value} {pool.state.value}, {_used(pool)}, {scan_part}"
+
+
+def tree_rows(
+    vdev: Vdev, glyphs: Glyphs, indent: str = "", last: bool = True, top: bool = True
+) -> Iterator[tuple[str, Vdev]]:
+    """(prefix, vdev) for a vdev tree drawn with branch glyphs, depth first."""
+    yield ("" if top else indent + (glyphs.tree_last if last else glyphs.tree_branch)), vdev
+    child_indent = "" if top else indent + ("  " if last else glyphs.tree_pipe)
+    for i, child in enumerate(vdev.children):
+        yield from tree_rows(child, glyphs, child_indent, i == len(vdev.children) - 1, False)

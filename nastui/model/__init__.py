@@ -5,14 +5,25 @@ Unknown is `None`, never 0.
 
 from __future__ import annotations
 
-from nastui.model.actions import LocateResult
+from nastui.model.actions import LocateResult, ScrubAction, ScrubResult
 from nastui.model.alert import Alert, Subject
+from nastui.model.bench import (
+    BenchRun,
+    BenchSample,
+    BenchSettings,
+    BenchTarget,
+    Phase,
+    RunState,
+    StepResult,
+    TargetKind,
+)
 from nastui.model.chassis import (
     Bay,
     BayBinding,
     BaySlot,
     Chassis,
     ChassisLayout,
+    EnclosureSlot,
     Face,
     FaceLayout,
     LedState,
@@ -35,6 +46,7 @@ from nastui.model.drive import (
     TempSource,
     Transport,
 )
+from nastui.model.errors import ParseError
 from nastui.model.fan import (
     CurveKind,
     CurvePoint,
@@ -45,18 +57,23 @@ from nastui.model.fan import (
     Sensor,
     ZoneMode,
 )
-from nastui.model.health import UNASSESSED, Health, Reason, Verdict, worst
+from nastui.model.health import UNASSESSED, Acknowledgement, Health, Reason, Verdict, worst
 from nastui.model.limits import AttributeLimit, TempLimits, Thresholds
 from nastui.model.pool import Pool, PoolKind, PoolState, ScanKind, ScanProgress, ScanState, Vdev
 from nastui.model.snapshot import CollectorError, HostSnapshot
 
 __all__ = [
     "UNASSESSED",
+    "Acknowledgement",
     "Alert",
     "AttributeLimit",
     "Bay",
     "BayBinding",
     "BaySlot",
+    "BenchRun",
+    "BenchSample",
+    "BenchSettings",
+    "BenchTarget",
     "Chassis",
     "ChassisLayout",
     "CollectorError",
@@ -65,6 +82,7 @@ __all__ = [
     "Drive",
     "DriveClass",
     "DriveIdentity",
+    "EnclosureSlot",
     "Face",
     "FaceLayout",
     "Fan",
@@ -80,20 +98,27 @@ __all__ = [
     "NvmeHealth",
     "Order",
     "Origin",
+    "ParseError",
+    "Phase",
     "Pool",
     "PoolKind",
     "PoolState",
     "PowerState",
     "Reason",
+    "RunState",
     "ScanKind",
     "ScanProgress",
     "ScanState",
+    "ScrubAction",
+    "ScrubResult",
     "ScsiHealth",
     "SelfTest",
     "Sensor",
     "Side",
     "SmartAttribute",
+    "StepResult",
     "Subject",
+    "TargetKind",
     "TempLimits",
     "TempSource",
     "Temperature",

@@ -1,8 +1,9 @@
-"""Results of actions on hardware (locate LEDs now; scrubs and fans later)."""
+"""Results of actions on hardware: locate LEDs and pool scrubs (fans later)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,3 +23,35 @@ class LocateResult:
     ok: bool
     method: str
     message: str
+
+
+class ScrubAction(StrEnum):
+    """What to do to a pool's scrub (or an md array's check)."""
+
+    START = "start"  # start one; on ZFS also resumes a paused scrub
+    PAUSE = "pause"  # ZFS only: keep the position, `start` resumes
+    STOP = "stop"  # cancel it (ZFS `zpool scrub -s`, btrfs cancel, md back to idle)
+
+
+@dataclass(frozen=True, slots=True)
+class ScrubResult:
+    """What happened when a scrub was started, paused or stopped.
+
+    Attributes:
+        pool: the pool asked for.
+        action: start, pause or stop.
+        ok: the tool accepted it.
+        method: how it was done ("libzfs_core", "zpool scrub", "btrfs scrub", "md sysfs", "sim",
+            "none").
+        message: one line for the operator: what happened, or what is missing and the fix.
+        supported: False when the pool kind cannot do this at all (pause on btrfs or md).
+        permission: False when it failed for lack of privileges (not root).
+    """
+
+    pool: str
+    action: ScrubAction
+    ok: bool
+    method: str
+    message: str
+    supported: bool = True
+    permission: bool = True

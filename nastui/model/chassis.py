@@ -160,6 +160,33 @@ class MappedBy(StrEnum):
 
 
 @dataclass(frozen=True, slots=True)
+class EnclosureSlot:
+    """Where an SES enclosure or a RAID/HBA controller says a drive sits.
+
+    Attributes:
+        enclosure: the enclosure's id: its SES logical id ("500605b00a1b2c30"), or the
+            controller tool's enclosure number ("252" for storcli, "1" for sas2ircu).
+        slot: the slot number as the enclosure numbers it.
+        source: who said so: "ses", "storcli", "sas2ircu" or "sas3ircu".
+        name: the slot's own name, where it has one ("Slot03", "SLOT 04").
+        locate_path: the kernel's SES `locate` file for this slot, when it has one.
+        sg_device: the enclosure's SCSI generic device ("/dev/sg5"), for sg_ses.
+    """
+
+    enclosure: str
+    slot: int
+    source: str = "ses"
+    name: str | None = None
+    locate_path: str | None = None
+    sg_device: str | None = None
+
+    @property
+    def ref(self) -> str:
+        """The "ENCLOSURE:SLOT" text an `enclosure` bay binding matches."""
+        return f"{self.enclosure}:{self.slot}"
+
+
+@dataclass(frozen=True, slots=True)
 class BayBinding:
     """The configuration's word on which drive belongs in a bay: exactly one matcher is set.
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from nastui.model.health import UNASSESSED, Verdict
+from nastui.model.chassis import EnclosureSlot
+from nastui.model.health import UNASSESSED, Acknowledgement, Verdict
 
 
 class Transport(StrEnum):
@@ -214,6 +215,16 @@ class Drive:
         io: recent I/O rates.
         verdict: health verdict with reasons, filled in by core.health.
         smart_read_at: Unix time SMART data was last read; None if never.
+        smart_problem: why SMART could not be read, one line naming the thing and the fix
+            ("smartctl not found: install smartmontools"); None when it was read (or not tried).
+        wakeups: times nastui's own queries woke this drive from standby (must stay 0); None
+            where not tracked (the simulator, a saved capture).
+        acks: the operator's acknowledgements of this drive's findings.
+        slot: where an SES enclosure or a RAID/HBA controller says the drive sits.
+        sas_address: the drive's SAS address (SAS and SATA-behind-SAS), for enclosure tools.
+        by_vdev: the /dev/disk/by-vdev name ZFS's vdev_id.conf gives it, if any.
+        partitions: its partitions' kernel names.
+        holders: devices built on it or its partitions (md arrays, device-mapper).
     """
 
     dev: str
@@ -231,6 +242,14 @@ class Drive:
     io: IoRate | None = None
     verdict: Verdict = UNASSESSED
     smart_read_at: float | None = None
+    smart_problem: str | None = None
+    wakeups: int | None = None
+    acks: tuple[Acknowledgement, ...] = ()
+    slot: EnclosureSlot | None = None
+    sas_address: str | None = None
+    by_vdev: str | None = None
+    partitions: tuple[str, ...] = ()
+    holders: tuple[str, ...] = ()
 
     @property
     def key(self) -> str:

@@ -53,11 +53,16 @@ class Reason:
         text: what an operator reads, e.g. "Current_Pending_Sector 8 (+3 since first seen)".
         key: a stable identifier for the finding ("attr:197", "temp", "smart-failed"), used for
             acknowledgements and de-duplication.
+        value: the count the finding is about (a raw SMART value, a defect count), where there
+            is one: what an acknowledgement records.
+        acknowledged: an operator acknowledged this value; the finding is shown but counts as OK.
     """
 
     health: Health
     text: str
     key: str = ""
+    value: int | None = None
+    acknowledged: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +84,25 @@ class Verdict:
         if not self.reasons:
             return self.health.name
         return "; ".join(r.text for r in self.reasons)
+
+
+@dataclass(frozen=True, slots=True)
+class Acknowledgement:
+    """An operator's "I know" for one finding of one drive: its value becomes the new baseline,
+    and the finding counts again only when the value grows past it.
+
+    Attributes:
+        key: the finding's `Reason.key` ("attr:197", "scsi:defects", "nvme:media").
+        value: the value acknowledged; None acknowledges a finding without a count (it then
+            stays acknowledged until it clears).
+        at: Unix time of the acknowledgement.
+        note: what the operator wrote, if anything.
+    """
+
+    key: str
+    value: int | None
+    at: float
+    note: str = ""
 
 
 UNASSESSED = Verdict(Health.UNKNOWN, (Reason(Health.UNKNOWN, "not assessed yet", "unassessed"),))

@@ -71,7 +71,9 @@ class ScanProgress:
         rate_bytes_per_s: smoothed rate from consecutive samples (or the tool's own figure).
         eta_seconds: estimated seconds to completion.
         errors: errors found so far.
-        repaired_bytes: bytes repaired so far (ZFS "repaired", btrfs corrected).
+        repaired_bytes: bytes repaired so far (ZFS "repaired" or "resilvered", btrfs corrected).
+        reported_percent: the tool's own percentage, for the rare tool that prints nothing else
+            (Solaris-era `zpool status`); `percent` prefers bytes done/total.
     """
 
     kind: ScanKind
@@ -84,6 +86,7 @@ class ScanProgress:
     eta_seconds: float | None = None
     errors: int | None = None
     repaired_bytes: int | None = None
+    reported_percent: float | None = None
 
     @property
     def percent(self) -> float | None:
@@ -91,7 +94,7 @@ class ScanProgress:
         if self.state is ScanState.FINISHED:
             return 100.0
         if self.bytes_done is None or not self.bytes_total:
-            return None
+            return self.reported_percent
         return min(100.0, 100.0 * self.bytes_done / self.bytes_total)
 
     @property
@@ -142,18 +145,34 @@ class Vdev:
 class Pool:
     """A pool with its health, space, tree and scans.
 
+    `size_bytes` is the usable size and `allocated_bytes` what is used of it, as `df` would
+    count them, for every kind (the simulator reports the same):
+
+    - ZFS: `zfs list` USED + AVAIL of the pool's root dataset, and USED: after raidz parity and
+      mirror copies (24 x 4 TB in raidz3 is about 74 TiB), not `zpool list` SIZE/ALLOC, which
+      are raw (87 TiB for the same pool) and surprise everyone who compares them with `df`.
+    - mdraid: the array's size (/proc/mdstat blocks); allocated is None (md does not know what
+      the filesystem on it uses).
+    - btrfs: the member devices' sizes divided by the data profile's copies (2 for raid1 and
+      raid10, 3 for raid1c3, n/(n-1) for raid5...), and "FS bytes used" from
+      `btrfs filesystem show`.
+
     Attributes:
         name: pool, md array or btrfs label/UUID.
         kind: zfs, mdraid or btrfs.
         state: overall state.
         root: the vdev tree (root node named after the pool).
-        size_bytes, allocated_bytes: space, when known.
+        size_bytes, allocated_bytes: usable space and its use, when known (see above).
         fragmentation_percent: ZFS free-space fragmentation.
         scan: the scan running now, or the latest one if none runs.
         last_scrub: the last completed scrub/check (for the overdue warning).
         error_files: "errors: Permanent errors..." file list.
         status_text: the tool's status/action text for a degraded pool.
         scrub_schedule: the scrub timer or cron entry found for this pool, if any.
+        uuid: the pool GUID (ZFS), array UUID (md) or filesystem UUID (btrfs), when known.
+        mountpoint: where a btrfs filesystem is mounted (its scrubs run on the mount point).
+        error_count: data errors the tool counts ("errors: 3 data errors"), when known; the
+            file list may be shorter or absent.
     """
 
     name: str
@@ -168,6 +187,9 @@ class Pool:
     error_files: tuple[str, ...] = ()
     status_text: str | None = None
     scrub_schedule: str | None = None
+    uuid: str | None = None
+    mountpoint: str | None = None
+    error_count: int | None = None
 
     @property
     def used_percent(self) -> float | None:

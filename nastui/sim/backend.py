@@ -20,6 +20,10 @@ from nastui.model import (
     Fan,
     HostSnapshot,
     LedState,
+    Pool,
+    PoolKind,
+    ScrubAction,
+    ScrubResult,
     Sensor,
 )
 from nastui.sim.activity import any_scan, io_at, power_at
@@ -27,7 +31,7 @@ from nastui.sim.clock import FakeClock
 from nastui.sim.drives import build_drive
 from nastui.sim.engine import Engine, SimState
 from nastui.sim.grid import rng_for
-from nastui.sim.pools import build_pools
+from nastui.sim.pools import ScrubOverride, build_pools, scrub_action
 from nastui.sim.scenarios import DEFAULT_SCENARIO, Scenario, get_scenario
 from nastui.sim.thermal import fan_reading, sensor_reading
 
@@ -62,6 +66,7 @@ class SimBackend:
         self._host = host or self._plan.host
         self._chassis = build_chassis(PRESETS[self._plan.preset])
         self._leds = {bay.number: LedState.OFF for bay in self._chassis.bays}
+        self._scrubs: dict[str, ScrubOverride] = {}
 
     @property
     def host(self) -> str:
@@ -104,7 +109,7 @@ class SimBackend:
             chassis=self._chassis,
             slots=self._slots(drives),
             drives=drives,
-            pools=build_pools(self._plan, t, state.defects),
+            pools=build_pools(self._plan, t, state.defects, self._scrubs),
             fans=self._fans(t),
             sensors=self._sensors(t),
             source=f"sim:{self._scenario.name}",
@@ -124,6 +129,28 @@ class SimBackend:
             raise ValueError(f"no bay {bay} in {self._chassis.name}")
         self._leds[bay] = LedState.LOCATE if on else LedState.OFF
         return self._leds[bay]
+
+    def scrub(self, pool: str, action: ScrubAction) -> tuple[bool, str]:
+        """Start, pause or stop a pool's scrub (an md array's check) at `clock.now()`.
+
+        Returns whether it was done and the one line the tool would print. Pause is ZFS-only,
+        as on real pools.
+        """
+        plan = next((p for p in self._plan.pools if p.name == pool), None)
+        if plan is None:
+            return False, f"no pool {pool} on {self._host}"
+        if action is ScrubAction.PAUSE and plan.kind is not PoolKind.ZFS:
+            return False, f"{pool}: {plan.kind.value} has no scrub pause (stop ends it)"
+        changed, ok, message = scrub_action(
+            plan, self._scrubs.get(pool), action.value, self._clock.now()
+        )
+        if changed is not None:
+            self._scrubs[pool] = changed
+        return ok, message
+
+    def scrubber(self) -> SimScrubber:
+        """The scrubber the front ends use on the simulator."""
+        return SimScrubber(self)
 
     def _drives(self, state: SimState, t: float) -> tuple[Drive, ...]:
         io_rng = rng_for(self._seed, self._scenario.name, "io", math.floor(t))
@@ -158,3 +185,16 @@ class SimBackend:
         rng = rng_for(self._seed, self._scenario.name, "sensors", math.floor(t))
         room, busy = self._engine.ambient(t), any_scan(self._plan, t)
         return tuple(sensor_reading(spec, room, busy, rng) for spec in self._plan.sensors)
+
+
+class SimScrubber:
+    """Scrub actions on the simulator (a `nastui.control.scrub.Scrubber`)."""
+
+    def __init__(self, backend: SimBackend) -> None:
+        self._backend = backend
+
+    async def scrub(self, pool: Pool, action: ScrubAction) -> ScrubResult:
+        """Start, pause or stop the simulated scrub; the next snapshot shows it."""
+        ok, message = self._backend.scrub(pool.name, action)
+        supported = not (action is ScrubAction.PAUSE and pool.kind is not PoolKind.ZFS)
+        return ScrubResult(pool.name, action, ok, "sim", message, supported=supported)

@@ -26,7 +26,10 @@ from nastui.core.glyphs import Glyphs, glyphs_for
 from nastui.model import HostSnapshot, LedState, Thresholds
 from nastui.session import Session
 from nastui.ui.screens.bays import BaysScreen
+from nastui.ui.screens.bench import BenchScreen
+from nastui.ui.screens.bench_source import BenchSource
 from nastui.ui.screens.dashboard import DashboardScreen
+from nastui.ui.screens.fans import FansScreen
 from nastui.ui.screens.help import HelpScreen
 from nastui.ui.screens.pools import PoolsScreen
 
@@ -61,6 +64,8 @@ class NastuiApp(App[int]):
         "dashboard": DashboardScreen,
         "bays": BaysScreen,
         "pools": PoolsScreen,
+        "fans": FansScreen,
+        "bench": BenchScreen,
         "help": HelpScreen,
     }
     DEFAULT_MODE = "dashboard"
@@ -68,6 +73,8 @@ class NastuiApp(App[int]):
         Binding("d,1", "switch_mode('dashboard')", "dashboard"),
         Binding("b,2", "switch_mode('bays')", "bays"),
         Binding("p,3", "switch_mode('pools')", "pools"),
+        Binding("f,4", "switch_mode('fans')", "fans"),
+        Binding("n,5", "switch_mode('bench')", "bench"),
         Binding("question_mark,f1", "switch_mode('help')", "help"),
         Binding("q", "quit", "quit"),
     ]
@@ -85,9 +92,11 @@ class NastuiApp(App[int]):
         live: bool = True,
         poll_interval: float | None = None,
         initial: HostSnapshot | None = None,
+        bench_source: BenchSource | None = None,
     ) -> None:
         super().__init__(ansi_color=True)
         self.session = session
+        self.bench_source = bench_source
         self.ascii_only = ascii_only
         self.glyphs: Glyphs = glyphs_for(ascii_only)
         self._live = live
@@ -98,6 +107,11 @@ class NastuiApp(App[int]):
             self.set_reactive(NastuiApp.snapshot, initial)
         # Textual keeps one scrollbar renderer for the process: set it either way.
         ScrollBar.renderer = AsciiScrollBar if ascii_only else ScrollBarRender
+
+    @property
+    def live(self) -> bool:
+        """Polling on (False: one poll, for tests and screenshots)."""
+        return self._live
 
     @property
     def limits(self) -> Thresholds:
@@ -161,6 +175,7 @@ def make_app(
     live: bool = True,
     poll_interval: float | None = None,
     initial: HostSnapshot | None = None,
+    bench_source: BenchSource | None = None,
 ) -> NastuiApp:
     """Build the app over an opened session.
 
@@ -170,7 +185,14 @@ def make_app(
         live: keep polling; False polls once (snapshot tests, screenshots).
         poll_interval: seconds between polls (default: the config's I/O interval).
         initial: a snapshot to show before the first poll completes.
+        bench_source: where the bench screen runs (default: the session's machine, or the
+            demo's replayed recordings).
     """
     return NastuiApp(
-        session, ascii_only=ascii_only, live=live, poll_interval=poll_interval, initial=initial
+        session,
+        ascii_only=ascii_only,
+        live=live,
+        poll_interval=poll_interval,
+        initial=initial,
+        bench_source=bench_source,
     )

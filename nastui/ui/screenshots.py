@@ -43,6 +43,28 @@ SHOTS = (
     Shot("bays-102", "datacenter-102", ("b", "v"), (120, 30), caption="A 102-bay top-loader"),
     Shot("pools-scrubbing", "scrubbing", ("p",), caption="Pools: scrub with rate and ETA"),
     Shot("pools-resilvering", "resilvering", ("p",), caption="Pools: resilver of a replaced drive"),
+    Shot("fans", "healthy-24-bay", ("f",), caption="Fans: a zone's curve with its operating point"),
+    Shot("fans-hot-bay", "hot-bay", ("f",), caption="Fans: a stalled fan, zones at 100 %"),
+    Shot(
+        "bench",
+        "healthy-24-bay",
+        ("n", "r"),
+        (100, 30),
+        caption="Bench: randrw 4k QD1 replayed from a real fio recording, diskstats beside",
+    ),
+    Shot(
+        "bench-compare",
+        "healthy-24-bay",
+        ("n", "r", "r", "c"),
+        caption="Bench: two runs compared, the first as baseline",
+    ),
+    Shot(
+        "bench-serial-console",
+        "healthy-24-bay",
+        ("n", "r"),
+        ascii_only=True,
+        caption="Bench on a serial console: ASCII bars and marks",
+    ),
     Shot(
         "drive-detail",
         "failing-drive",
@@ -71,7 +93,9 @@ def take(shot: Shot) -> str:
 
     async def auto(driver: Pilot[object]) -> None:
         await driver.pause()
-        await driver.press(*shot.keys)
+        for key in shot.keys:
+            await driver.press(key)
+            await driver.app.workers.wait_for_complete()  # a bench run, replayed
         await driver.pause()
         await driver.pause()
         svg.append(app.export_screenshot(title=app.title))

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 
+from tests.perf import bench_perf, drives_perf
 from tests.perf.grid_update import measure, summary
 from tests.perf.harness import PtyFigures, ptybytes, steady_cpu_percent, time_to_full_frame
 
@@ -130,9 +131,13 @@ def main() -> int:
     """Run every measurement and print the table."""
     cli()
     print()
+    drives_perf.report(_row)
+    print()
     grid()
     print()
     tui()
+    print()
+    bench_perf.bench()
     return 0
 
 

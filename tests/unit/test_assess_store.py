@@ -103,6 +103,13 @@ def test_pool_states_and_errors() -> None:
     assert overall(faulted) is Health.CRITICAL
 
 
+def test_data_error_count_without_a_file_list_is_critical() -> None:
+    result = assess(snapshot(pools=(pool(error_count=3),)), LIMITS, NOW)
+    assert [(a.health, a.message) for a in result.alerts] == [
+        (Health.CRITICAL, "3 data errors (zpool status -v lists them)")
+    ]
+
+
 def test_vdev_error_counters_warn() -> None:
     leaf = Vdev("sda", "disk", PoolState.ONLINE, 3, 0, 1, drive="A")
     root = Vdev("tank", "root", PoolState.ONLINE, children=(leaf,))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import sys
 import time
@@ -197,3 +198,26 @@ def test_command_env_overrides_locale(monkeypatch: pytest.MonkeyPatch) -> None:
     assert env["LANG"] == "C"
     assert "LANGUAGE" not in env
     assert env["FOO"] == "bar"
+
+
+async def test_a_tool_that_leaves_a_child_holding_its_output(tmp_path: Path) -> None:
+    # Like `btrfs scrub start`: print, fork a worker that keeps stdout open, exit.
+    pidfile = tmp_path / "worker.pid"
+    script = f"echo started; sleep 30 & echo $! > {pidfile}; echo warn >&2; exit 3"
+    started = time.monotonic()
+    result = await run(["sh", "-c", script], timeout=10, leaves_child=True)
+    assert time.monotonic() - started < 5  # not held up by the worker's open output
+    assert (result.returncode, result.stdout, result.stderr) == (3, "started\n", "warn\n")
+    worker = int(pidfile.read_text())
+    os.kill(worker, 0)  # the worker is left running, as the tool intends
+    os.kill(worker, 9)
+
+
+async def test_cancelled_run_leaves_nothing_behind(recwarn: pytest.WarningsRecorder) -> None:
+    task = asyncio.ensure_future(run(["sleep", "30"], timeout=30))
+    await asyncio.sleep(0.2)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    gc.collect()
+    assert not [w for w in recwarn if "unclosed" in str(w.message).lower()]

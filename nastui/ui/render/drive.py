@@ -39,9 +39,19 @@ def identity_text(drive: Drive, snapshot: HostSnapshot, glyphs: Glyphs) -> Text:
     _field(text, "rotation", rotation)
     if drive.power_on_hours is not None:
         _field(text, "power-on", f"{drive.power_on_hours} h")
-    if drive.by_path:
+    if drive.by_path or drive.slot or drive.by_vdev:
         text.append("\n")
+    if drive.by_path:
         _field(text, "port", drive.by_path)
+    if drive.by_vdev:
+        _field(text, "vdev name", drive.by_vdev)
+    if drive.slot:
+        _field(text, "slot", f"{drive.slot.ref} ({drive.slot.source})")
+    if drive.partitions or drive.holders:
+        text.append("\n")
+        _field(text, "partitions", " ".join(drive.partitions) or "-")
+        if drive.holders:
+            _field(text, "held by", " ".join(drive.holders))
     return text
 
 
@@ -65,12 +75,18 @@ def state_text(drive: Drive, snapshot: HostSnapshot, glyphs: Glyphs) -> Text:
     slot = snapshot.slot(bay) if bay is not None else None
     if slot is not None and slot.led is not LedState.UNKNOWN:
         _field(text, "LED", slot.led.value)
+    if drive.wakeups is not None:
+        _field(text, "wake-ups by nastui", str(drive.wakeups))
     text.append("\nhealth ", style=DIM)
     verdict = drive.verdict
     text.append(verdict.health.name, style=HEALTH_STYLE[verdict.health])
     read_at = drive.smart_read_at
     text.append(f"   SMART read {units.age(now - read_at) if read_at else 'never'}", style=DIM)
     for reason in verdict.reasons:
+        if reason.acknowledged:
+            text.append("\n  = ", style=DIM)
+            text.append(reason.text, style=DIM)
+            continue
         mark = "!" if reason.health.rank >= 2 else "?"
         text.append(f"\n  {mark} ", style=HEALTH_STYLE[reason.health])
         text.append(reason.text)

@@ -111,13 +111,18 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("d / 1", "dashboard"),
     ("b / 2", "bays: the full chassis"),
     ("p / 3", "pools: vdev trees, scrubs and resilvers"),
+    ("f / 4", "fans: speeds, zones and the curve editor"),
+    ("n / 5", "bench: fio, dd, write-sync-close, fill; live graphs"),
     ("? / F1", "this help"),
     ("q", "quit"),
     ("arrows, h j k l", "move between bays (l is right, as in vi)"),
     ("Enter", "drive detail of the selected bay"),
     ("v", "cycle the view: device, temperature, health, serial, pool, I/O"),
     ("L or i", "toggle the selected bay's locate LED (l in drive detail)"),
+    ("a", "drive detail: acknowledge its findings (warns again if they grow)"),
     ("/", "filter bays by serial, model or device; Esc clears"),
+    ("s z x", "pools: start, pause, stop the chosen pool's scrub (asks first)"),
+    ("Tab", "pools: choose the next pool"),
     ("Esc", "back"),
 )
 

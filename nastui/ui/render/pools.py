@@ -4,32 +4,28 @@ tree, its error counters and the scan progress bar (pure)."""
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Iterator
 
 from rich.text import Text
 
 from nastui.core import units
 from nastui.core.glyphs import Glyphs
-from nastui.core.summary import scan_text
+from nastui.core.summary import scan_text, space_text, tree_rows
 from nastui.model import HostSnapshot, Pool, ScanProgress, ScanState, Vdev
 from nastui.ui.render.style import DIM, LABEL, bar, fit, pool_state_style
 
 COUNTER_W = 6
 
 
-def _header(pool: Pool, width: int = 200) -> Text:
+def _header(pool: Pool, width: int = 200, *, selected: bool = False) -> Text:
     """ "storage zfs ONLINE  40% of 73.7 TiB, frag 3%", the space part on its own line when the
-    whole does not fit in `width`."""
+    whole does not fit in `width`; "> " and the name reversed when the pool is selected."""
     text = Text()
-    text.append(pool.name, style=LABEL)
+    if selected:
+        text.append("> ", style=LABEL)
+    text.append(pool.name, style=f"{LABEL} reverse" if selected else LABEL)
     text.append(f" {pool.kind.value} ")
     text.append(pool.state.value, style=pool_state_style(pool.state))
-    space = ""
-    if pool.size_bytes is not None:
-        used = f"{pool.used_percent:.0f}% of " if pool.used_percent is not None else ""
-        space = f"{used}{units.size(pool.size_bytes)}"
-    if pool.fragmentation_percent is not None:
-        space += f", frag {pool.fragmentation_percent}%"
+    space = space_text(pool) if pool.size_bytes is not None else ""
     if space:
         text.append(f"  {space}" if text.cell_len + 2 + len(space) <= width else f"\n  {space}")
     return text
@@ -121,21 +117,11 @@ def _counter(value: int | None) -> Text:
     return Text(cell, style="bold red" if value else "")
 
 
-def _tree(
-    vdev: Vdev, glyphs: Glyphs, indent: str = "", last: bool = True, top: bool = True
-) -> Iterator[tuple[str, Vdev]]:
-    """(prefix, vdev) for the tree drawn with branch glyphs, depth first."""
-    yield ("" if top else indent + (glyphs.tree_last if last else glyphs.tree_branch)), vdev
-    child_indent = "" if top else indent + ("  " if last else glyphs.tree_pipe)
-    for i, child in enumerate(vdev.children):
-        yield from _tree(child, glyphs, child_indent, i == len(vdev.children) - 1, False)
-
-
 def _vdev_rows(
     vdev: Vdev, snapshot: HostSnapshot, name_w: int, width: int, glyphs: Glyphs
 ) -> list[Text]:
     rows: list[Text] = []
-    for prefix, node in _tree(vdev, glyphs):
+    for prefix, node in tree_rows(vdev, glyphs):
         name = fit(node.name, max(4, name_w - len(prefix)), glyphs, keep_end=True)
         row = Text(f"{prefix}{name}".ljust(name_w))
         row.append(f" {node.state.value:<9}", style=pool_state_style(node.state))
@@ -160,10 +146,12 @@ def _vdev_rows(
     return rows
 
 
-def pool_detail(pool: Pool, snapshot: HostSnapshot, width: int, glyphs: Glyphs) -> Text:
+def pool_detail(
+    pool: Pool, snapshot: HostSnapshot, width: int, glyphs: Glyphs, *, selected: bool = False
+) -> Text:
     """The pools screen's block for one pool: header, scans, status text, tree, error files."""
     now = snapshot.taken_at
-    text = _header(pool, width)
+    text = _header(pool, width, selected=selected)
     if pool.scan is not None:
         for line in _scan_lines(pool.scan, now, width, glyphs):
             text.append("\n")

@@ -16,7 +16,7 @@ from nastui.ui.widgets.textpanel import TextPanel
 if TYPE_CHECKING:
     from nastui.ui.app import NastuiApp
 
-NAV_KEYS = "d dash  b bays  p pools  ? help  q quit"
+NAV_KEYS = "d b p f n screens  ? help  q quit"
 
 
 def key_bar(keys: str, width: int) -> Text:

@@ -3,6 +3,7 @@ following new snapshots while open."""
 
 from __future__ import annotations
 
+import os
 from typing import ClassVar
 
 from rich.text import Text
@@ -10,6 +11,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 
+from nastui.control import acks
+from nastui.control.statefile import StateError
+from nastui.core.ack import ackable
+from nastui.core.statefiles import state_dir
 from nastui.model import HostSnapshot
 from nastui.ui.render.drive import (
     attributes_text,
@@ -28,10 +33,11 @@ class DriveScreen(NasScreen):
     """Detail of the drive in one bay."""
 
     SCREEN_NAME = "drive"
-    KEYS = "Esc back  l locate LED  up/down scroll"
+    KEYS = "Esc back  l locate  a ack  up/dn scroll"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,backspace", "app.pop_screen", "back"),
         Binding("l,L,i", "locate", "locate LED"),
+        Binding("a", "acknowledge", "acknowledge findings"),
     ]
 
     def __init__(self, bay: int) -> None:
@@ -52,6 +58,34 @@ class DriveScreen(NasScreen):
     async def action_locate(self) -> None:
         """Toggle this bay's locate LED."""
         await self.nas.toggle_locate(self.bay)
+
+    def action_acknowledge(self) -> None:
+        """Make the drive's current findings its new baseline (`nastui smart ack`)."""
+        snapshot = self.nas.snapshot
+        slot = snapshot.slot(self.bay) if snapshot else None
+        drive = snapshot.drive(slot.drive) if snapshot and slot and slot.drive else None
+        if snapshot is None or drive is None:
+            return
+        if snapshot.source != "local":
+            self.notify("acknowledgements are kept for real drives only", severity="warning")
+            return
+        reasons = [r for r in drive.verdict.reasons if ackable(r)]
+        if not reasons:
+            self.notify(f"{drive.dev}: nothing to acknowledge")
+            return
+        try:
+            done = acks.acknowledge(
+                state_dir(os.environ, os.geteuid()),
+                drive.key,
+                reasons,
+                self.nas.session.clock.now(),
+            )
+        except StateError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        keys = ", ".join(f"{a.key} at {a.value}" for a in done)
+        self.notify(f"{drive.dev}: acknowledged {keys}: warns again if it grows")
+        self.nas.poll_now()
 
     def show(self, snapshot: HostSnapshot) -> None:
         slot = snapshot.slot(self.bay)

@@ -1,23 +1,46 @@
 """The pools screen: each pool's state, scan progress with rate and ETA, last completed scrub
-and the vdev tree with READ/WRITE/CKSUM counters, scrolling when it does not fit."""
+and the vdev tree with READ/WRITE/CKSUM counters, scrolling when it does not fit.
+
+Scrub actions act on the selected pool (Tab or right/left choose it when there are several):
+`s` starts (or resumes) a scrub, `z` pauses it (ZFS), `x` stops it; each asks first.
+"""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 
-from nastui.model import HostSnapshot
+from nastui.collectors.runner import run
+from nastui.control.scrub import scrubber_for
+from nastui.core.scan_text import action_prompt, pointless
+from nastui.model import HostSnapshot, Pool, ScrubAction
 from nastui.ui.render.pools import pool_detail
 from nastui.ui.screens.base import NasScreen
+from nastui.ui.screens.confirm import ConfirmScreen
 from nastui.ui.widgets.textpanel import TextPanel
 
 
 class PoolsScreen(NasScreen):
-    """Every pool in detail."""
+    """Every pool in detail, and the scrub actions."""
 
     SCREEN_NAME = "pools"
-    KEYS = "up/down/PgUp/PgDn scroll"
+    KEYS = "tab pool  s scrub  z pause  x stop"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("tab,right", "pick(1)", "next pool", priority=True),
+        Binding("shift+tab,left", "pick(-1)", "previous pool", priority=True),
+        Binding("s", "scrub('start')", "start scrub"),
+        Binding("z", "scrub('pause')", "pause scrub"),
+        Binding("x", "scrub('stop')", "stop scrub"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.selected = 0
+        self._offsets: list[int] = []
 
     def compose_body(self) -> ComposeResult:
         with VerticalScroll(id="pools-scroll", classes="panel"):
@@ -29,17 +52,71 @@ class PoolsScreen(NasScreen):
         scroll.border_title = "pools"
         scroll.focus()
 
+    def _pools(self) -> tuple[Pool, ...]:
+        snapshot = self.nas.snapshot
+        return snapshot.pools if snapshot is not None else ()
+
+    def selected_pool(self) -> Pool | None:
+        """The pool the actions act on."""
+        pools = self._pools()
+        return pools[min(self.selected, len(pools) - 1)] if pools else None
+
+    def action_pick(self, step: int) -> None:
+        """Select the next (or previous) pool and bring it into view."""
+        pools = self._pools()
+        if len(pools) < 2:
+            return
+        self.selected = (self.selected + step) % len(pools)
+        if self.nas.snapshot is not None:
+            self.show(self.nas.snapshot)
+        if self.selected < len(self._offsets):
+            scroll = self.query_one("#pools-scroll", VerticalScroll)
+            scroll.scroll_to(y=self._offsets[self.selected], animate=False)
+
+    def action_scrub(self, action: str) -> None:
+        """Ask, then start, pause or stop the selected pool's scrub."""
+        pool = self.selected_pool()
+        if pool is None:
+            self.nas.notify("no pool to scrub", severity="warning")
+            return
+        wanted = ScrubAction(action)
+        why_not = pointless(pool, wanted)
+        if why_not is not None:
+            self.nas.notify(why_not, severity="warning")
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.run_worker(self._scrub(pool, wanted), group="scrub", exit_on_error=False)
+
+        title = f"{wanted.value} {'check' if pool.kind.value == 'mdraid' else 'scrub'}"
+        self.app.push_screen(ConfirmScreen(action_prompt(pool, wanted), title=title), answered)
+
+    async def _scrub(self, pool: Pool, action: ScrubAction) -> None:
+        timeout = self.nas.session.config.poll.command_timeout_s
+        scrubber = scrubber_for(self.nas.session.backend, run, timeout=timeout)
+        result = await scrubber.scrub(pool, action)
+        self.nas.notify(result.message, severity="information" if result.ok else "warning")
+        self.nas.poll_now()
+
     def show(self, snapshot: HostSnapshot) -> None:
         glyphs = self.nas.glyphs
+        pools = snapshot.pools
+        self.selected = min(self.selected, max(0, len(pools) - 1))
+        mark = len(pools) > 1
 
         def build(width: int) -> Text:
-            if not snapshot.pools:
+            if not pools:
                 return Text("no pools found", style="dim")
             text = Text()
-            for i, pool in enumerate(snapshot.pools):
+            offsets = []
+            for i, pool in enumerate(pools):
                 if i:
                     text.append("\n\n")
-                text.append_text(pool_detail(pool, snapshot, width, glyphs))
+                offsets.append(text.plain.count("\n"))
+                chosen = mark and i == self.selected
+                text.append_text(pool_detail(pool, snapshot, width, glyphs, selected=chosen))
+            self._offsets = offsets
             return text
 
         self.query_one("#pool-detail", TextPanel).show(build)

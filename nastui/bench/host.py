@@ -1,0 +1,77 @@
+"""`BenchHost`: what a benchmark needs from the machine, handed in by the front end.
+
+This package may not import the collectors, so the front end passes an object with these
+methods: `nastui.collectors.fio_host.LocalBenchHost` on a real machine (the one subprocess
+runner, /proc/diskstats, smartctl), `nastui.bench.replay.ReplayHost` for the demo and tests.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from nastui.model import BenchTarget
+
+Pairs = tuple[tuple[str, str], ...]
+LineHandler = Callable[[str], None]
+
+
+class Outcome(Protocol):
+    """How a program ended (`nastui.collectors.runner.CommandResult` fits)."""
+
+    @property
+    def returncode(self) -> int | None:
+        """Exit status; negative for a signal; None when abandoned."""
+        ...
+
+    @property
+    def stdout(self) -> str:
+        """Output not handed to a line handler."""
+        ...
+
+    @property
+    def ok(self) -> bool:
+        """Started, finished in time and exited 0."""
+        ...
+
+    def describe(self) -> str:
+        """One line: what ran and how it ended."""
+        ...
+
+
+class BenchHost(Protocol):
+    """The machine a benchmark runs on."""
+
+    @property
+    def python(self) -> str:
+        """The interpreter that runs `python -m nastui.bench.wsc`."""
+        ...
+
+    async def stream(
+        self,
+        argv: Sequence[str],
+        *,
+        timeout: float,
+        on_stdout: LineHandler,
+        on_stderr: LineHandler,
+        stop: asyncio.Event,
+    ) -> Outcome:
+        """Run a step, handing each output line over as it arrives (`runner.stream`)."""
+        ...
+
+    async def run(self, argv: Sequence[str], *, timeout: float) -> Outcome:
+        """Run a short command and collect its output (`runner.run`)."""
+        ...
+
+    def now(self) -> float:
+        """A monotonic clock in seconds: when the disk counters were read."""
+        ...
+
+    def disk_bytes(self, dev: str) -> tuple[int, int] | None:
+        """Bytes read and written by block device `dev` since boot (/proc/diskstats)."""
+        ...
+
+    async def smart(self, target: BenchTarget) -> Pairs | None:
+        """SMART counters of the target's device as (name, value) pairs; None without SMART."""
+        ...

@@ -1,0 +1,351 @@
+"""`BenchRunner`: runs a profile on a target, the same way for the CLI and the TUI.
+
+    plan -> guard (refusal, confirmation) -> SMART before -> workspace (fresh directory, or the
+    device held O_EXCL) -> [write cache] -> each step streamed: lines -> reader -> samples
+    (+ /proc/diskstats of the device beside each) -> results -> restore cache, clean up ->
+    SMART after -> saved as JSON + CSV
+
+Front ends get `Event`s as things happen (a step started, a sample, a step finished) and the
+finished `BenchRun`. Setting the `stop` event (Ctrl-C, SIGTERM, `s` in the TUI) sends fio
+SIGINT: it prints its final result, which is kept, and the run ends INTERRUPTED with everything
+measured so far saved. Cleanup runs in `finally`, on every way out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import signal
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Protocol
+
+from nastui.bench import store
+from nastui.bench.cache import CacheError, WriteCacheSwitch
+from nastui.bench.guard import GuardRefused, refusal, workspace, writes
+from nastui.bench.host import BenchHost
+from nastui.bench.jobs import (
+    CUSTOM_FILE,
+    Step,
+    Tool,
+    custom_argv,
+    custom_job_text,
+    dd_argv,
+    fio_argv,
+    wsc_argv,
+)
+from nastui.bench.profiles import honesty_warnings, plan
+from nastui.bench.readers import DdReader, FioReader, StepReader, WscReader
+from nastui.model import BenchRun, BenchSample, BenchSettings, BenchTarget, RunState, StepResult
+
+UNBOUNDED_STEP_S = 14 * 86400.0  # a size-bound job (filling 20 TB) may take days
+
+
+@dataclass(frozen=True, slots=True)
+class StepStarted:
+    """Step `index` of `total` began."""
+
+    index: int
+    step: Step
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class SampleReady:
+    """A new interval was measured."""
+
+    sample: BenchSample
+
+
+@dataclass(frozen=True, slots=True)
+class StepFinished:
+    """Step `index` ended with `result`."""
+
+    index: int
+    result: StepResult
+
+
+@dataclass(frozen=True, slots=True)
+class RunNote:
+    """Something the tools said that is worth a line (fio's own messages)."""
+
+    text: str
+
+
+Event = StepStarted | SampleReady | StepFinished | RunNote
+
+
+class Workspace(Protocol):
+    """`nastui.bench.guard.workspace`'s signature."""
+
+    def __call__(
+        self, target: BenchTarget, run_id: str, *, writing: bool
+    ) -> contextlib.AbstractContextManager[Path]: ...
+
+
+@dataclass(slots=True)
+class _Job:
+    """A run in progress: what it is, its steps, and what it has measured so far."""
+
+    base: BenchRun
+    steps: tuple[Step, ...]
+    stop: asyncio.Event
+    results: list[StepResult] = field(default_factory=list)
+    samples: list[BenchSample] = field(default_factory=list)
+
+
+def run_id_for(started: float, target: BenchTarget, profile: str) -> str:
+    """ "20250301-142233-sdc-cdm": sortable, says what and where."""
+    where = target.dev or Path(target.path).name or "target"
+    return f"{time.strftime('%Y%m%d-%H%M%S', time.localtime(started))}-{where}-{profile}"
+
+
+def step_timeout(step: Step) -> float:
+    """How long a step may run before it is killed: generous, never unbounded."""
+    return UNBOUNDED_STEP_S if step.seconds is None else step.seconds * 3 + 120
+
+
+class DiskRates:
+    """/proc/diskstats rates of the target's device, over the same intervals as the samples."""
+
+    def __init__(self, host: BenchHost, dev: str | None) -> None:
+        self.host, self.dev = host, dev
+        self._last: tuple[float, int, int] | None = None
+        self.mark()
+
+    def mark(self) -> None:
+        """Take a baseline now."""
+        counters = self.host.disk_bytes(self.dev) if self.dev else None
+        self._last = None if counters is None else (self.host.now(), *counters)
+
+    def annotate(self, sample: BenchSample) -> BenchSample:
+        """`sample` with the device's read and write rates since the previous one."""
+        before = self._last
+        self.mark()
+        now = self._last
+        if before is None or now is None or now[0] - before[0] < 0.05:
+            return sample
+        secs = now[0] - before[0]
+        read, write = (now[1] - before[1]) / secs, (now[2] - before[2]) / secs
+        if read < 0 or write < 0:
+            return sample
+        return dataclasses.replace(sample, disk_read_bps=read, disk_write_bps=write)
+
+
+def make_reader(index: int, step: Step, t0: float, settings: BenchSettings) -> StepReader:
+    """The reader for a step's tool."""
+    if step.tool is Tool.DD:
+        return DdReader(index, step, t0=t0)
+    if step.tool is Tool.WSC:
+        return WscReader(index, step, t0=t0)
+    ramp = bool(step.param("ramp_time")) or (step.param("job") is not None and settings.ramp_s > 0)
+    return FioReader(index, step, t0=t0, ramp=ramp)
+
+
+@contextlib.contextmanager
+def stop_on_signals(stop: asyncio.Event, signals: tuple[int, ...]) -> Iterator[None]:
+    """While in the block, these signals set `stop` (the run then ends cleanly, kept)."""
+    loop = asyncio.get_running_loop()
+    installed = []
+    for sig in signals:
+        with contextlib.suppress(ValueError, RuntimeError, NotImplementedError):
+            loop.add_signal_handler(sig, stop.set)
+            installed.append(sig)
+    try:
+        yield
+    finally:
+        for sig in installed:
+            loop.remove_signal_handler(sig)
+
+
+CLI_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+UI_SIGNALS = (signal.SIGTERM, signal.SIGHUP)  # Ctrl-C is a key in the TUI
+
+
+class BenchRunner:
+    """Runs benchmarks through a `BenchHost`; reports `Event`s; saves every run it ends."""
+
+    def __init__(
+        self,
+        host: BenchHost,
+        *,
+        host_name: str,
+        runs_dir: Path | None,
+        on_event: Callable[[Event], None] | None = None,
+        clock: Callable[[], float] = time.time,
+        tool_note: str = "",
+        guarded: Workspace = workspace,
+    ) -> None:
+        """Set up.
+
+        Args:
+            host: the machine (or a replay).
+            host_name: saved with each run.
+            runs_dir: where runs are saved; None: not saved.
+            on_event: called with every `Event` as it happens.
+            clock: Unix time (runs are stamped with it).
+            tool_note: saved beside the tool's name ("replayed recording").
+            guarded: the guarded workspace (`nastui.bench.guard.workspace`; tests of the
+                write-cache logic hand in one that needs no real device).
+        """
+        self.host, self.host_name, self.runs_dir = host, host_name, runs_dir
+        self.tool_note = tool_note
+        self.guarded = guarded
+        self._ids: set[str] = set()
+        self.on_event = on_event or (lambda event: None)
+        self.clock = clock
+
+    async def run(
+        self,
+        settings: BenchSettings,
+        target: BenchTarget,
+        *,
+        confirm: str | None = None,
+        stop: asyncio.Event | None = None,
+    ) -> BenchRun:
+        """Run `settings.profile` on `target`; never raises for a refusal or a failed tool.
+
+        Args:
+            settings: the profile and its settings.
+            target: the target as inspected (`nastui.collectors.fio_target.inspect_target`).
+            confirm: what the user typed to confirm raw-device writes.
+            stop: set it to stop early; the partial result is kept.
+        """
+        stop = stop or asyncio.Event()
+        started = self.clock()
+        base = BenchRun(
+            run_id=self._unique(run_id_for(started, target, settings.profile)),
+            host=self.host_name,
+            started_at=started,
+            settings=settings,
+            target=target,
+            warnings=honesty_warnings(settings, target),
+        )
+        try:
+            steps = plan(settings, target)
+        except ValueError as exc:
+            return self._end(base, RunState.REFUSED, str(exc))
+        writing = writes(steps)
+        why = refusal(target, writing=writing, confirm=confirm)
+        if why is not None:
+            return self._end(base, RunState.REFUSED, why)
+        before = await self.host.smart(target)
+        job = _Job(base, steps, stop)
+        state, message = await self._steps(job, writing)
+        after = None if state is RunState.REFUSED else await self.host.smart(target)
+        tools = {s.tool.value for s in steps}
+        return self._end(
+            dataclasses.replace(
+                base,
+                steps=tuple(job.results),
+                samples=tuple(job.samples),
+                smart_before=before,
+                smart_after=after,
+                tool=", ".join(sorted(tools)) + (f" ({self.tool_note})" if self.tool_note else ""),
+            ),
+            state,
+            message,
+        )
+
+    async def _steps(self, job: _Job, writing: bool) -> tuple[RunState, str]:
+        """Every step inside the guarded workspace; (how it ended, one line)."""
+        base, steps, stop = job.base, job.steps, job.stop
+        state, message = RunState.COMPLETE, f"{len(steps)} step{'s' * (len(steps) != 1)} complete"
+        cache: WriteCacheSwitch | None = None
+        try:
+            with self.guarded(base.target, base.run_id, writing=writing) as path:
+                if base.settings.cache_matrix:
+                    cache = WriteCacheSwitch(self.host, base.target)
+                for index, step in enumerate(steps):
+                    if stop.is_set():
+                        break
+                    if cache is not None and step.cache is not None:
+                        await cache.switch(step.cache == "on")
+                    result = await self._step(job, index, path)
+                    job.results.append(result)
+                    if result.error and not stop.is_set():
+                        state, message = RunState.FAILED, f"{step.label}: {result.error}"
+                        break
+        except GuardRefused as exc:
+            state, message = RunState.REFUSED, str(exc)
+        except CacheError as exc:
+            state, message = RunState.FAILED, str(exc)
+        finally:
+            note = await cache.restore() if cache is not None else None
+        if stop.is_set() and state is RunState.COMPLETE:
+            state = RunState.INTERRUPTED
+            done = len(job.results)
+            message = f"stopped: {done} of {len(steps)} steps, the partial result kept"
+        if cache is not None and cache.original is not None:
+            was = "on" if cache.original else "off"
+            message += f"; write cache {'NOT ' if note else ''}restored to {was}"
+        return state, message + (f" ({note})" if note else "")
+
+    async def _step(self, job: _Job, index: int, path: Path) -> StepResult:
+        """One step, streamed; its result."""
+        step = job.steps[index]
+        self.on_event(StepStarted(index, step, len(job.steps)))
+        t0 = job.samples[-1].t if job.samples else 0.0
+        reader = make_reader(index, step, t0, job.base.settings)
+        disk = DiskRates(self.host, job.base.target.dev)
+        seen_notes = 0
+
+        def take(new: list[BenchSample]) -> None:
+            nonlocal seen_notes
+            for raw in new:
+                sample = disk.annotate(raw)
+                job.samples.append(sample)
+                self.on_event(SampleReady(sample))
+            for note in reader.notes[seen_notes:]:
+                self.on_event(RunNote(note))
+            seen_notes = len(reader.notes)
+
+        with self._argv(step, path) as argv:
+            outcome = await self.host.stream(
+                argv,
+                timeout=step_timeout(step),
+                on_stdout=lambda line: take(reader.stdout(line)),
+                on_stderr=lambda line: take(reader.stderr(line)),
+                stop=job.stop,
+            )
+        failure = None if outcome.ok or job.stop.is_set() else outcome.describe()
+        result = reader.finish(failure)
+        self.on_event(StepFinished(index, result))
+        return result
+
+    @contextlib.contextmanager
+    def _argv(self, step: Step, path: Path) -> Iterator[tuple[str, ...]]:
+        """The step's command line (a custom job's file lives only as long as the step)."""
+        if step.tool is Tool.DD:
+            yield dd_argv(step, str(path))
+        elif step.tool is Tool.WSC:
+            yield wsc_argv(self.host.python, step, str(path))
+        elif step.param("job") is not None:
+            with tempfile.TemporaryDirectory(prefix="nastui-job-") as tmp:
+                job = Path(tmp) / CUSTOM_FILE
+                job.write_text(custom_job_text(step.param("job") or "", str(path)), "utf-8")
+                yield custom_argv(str(job))
+        else:
+            yield fio_argv(step, str(path))
+
+    def _unique(self, run_id: str) -> str:
+        """`run_id`, or with "-2", "-3"... when this runner or the runs directory has it."""
+        candidate, n = run_id, 1
+        while candidate in self._ids or (
+            self.runs_dir is not None and (self.runs_dir / f"{candidate}.json").exists()
+        ):
+            n += 1
+            candidate = f"{run_id}-{n}"
+        self._ids.add(candidate)
+        return candidate
+
+    def _end(self, run: BenchRun, state: RunState, message: str) -> BenchRun:
+        """Stamp the end, save (unless refused before anything ran), return."""
+        ended = dataclasses.replace(run, state=state, message=message, ended_at=self.clock())
+        if self.runs_dir is not None and (state is not RunState.REFUSED or ended.steps):
+            store.save(ended, self.runs_dir)
+        return ended

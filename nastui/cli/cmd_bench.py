@@ -1,0 +1,310 @@
+"""`nastui bench list|run|show|compare`: disk benchmarks from the command line.
+
+The same runner as the TUI (`nastui.bench.runner.BenchRunner`), with rich progress bars while
+it runs and a table at the end. Ctrl-C (and SIGTERM, SIGHUP) stops fio, keeps what was measured
+and saves it. Exit codes: 0 complete, 130 stopped, 77 refused by the guard (nothing written),
+69 a tool failed or is missing, 64 bad options, 65 a saved run that cannot be read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import dataclasses
+import os
+import platform
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from rich.console import Console
+
+from nastui import exits
+from nastui.bench import store
+from nastui.bench.compare import METRICS, describe
+from nastui.bench.guard import writes
+from nastui.bench.profiles import PROFILES, plan
+from nastui.bench.replay import ReplayHost, demo_recordings, demo_target
+from nastui.bench.runner import CLI_SIGNALS, BenchRunner, stop_on_signals
+from nastui.bench.sizes import parse_size
+from nastui.cli.benchview import (
+    LiveProgress,
+    chart_text,
+    compare_table,
+    console_for,
+    header_lines,
+    steps_table,
+)
+from nastui.cli.command import use_color, write_json
+from nastui.collectors.fio_host import LocalBenchHost
+from nastui.collectors.fio_target import TargetError, inspect_target
+from nastui.model import BenchRun, BenchSettings, BenchTarget, RunState, TargetKind
+from nastui.model.errors import ParseError
+
+NAME = "bench"
+HELP = "disk benchmarks (fio, dd, write-sync-close, fill) with live progress and saved runs"
+EXIT = {
+    RunState.COMPLETE: exits.OK,
+    RunState.INTERRUPTED: exits.INTERRUPTED,
+    RunState.REFUSED: exits.EX_NOPERM,
+    RunState.FAILED: exits.EX_UNAVAILABLE,
+}
+
+
+def _ints(text: str) -> tuple[int, ...]:
+    try:
+        values = tuple(int(v) for v in text.split(",") if v.strip())
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a list of numbers: {text!r}") from None
+    if not values or min(values) < 1:
+        raise argparse.ArgumentTypeError(f"need numbers of at least 1: {text!r}")
+    return values
+
+
+def _sizes(text: str) -> tuple[int, ...]:
+    try:
+        return tuple(parse_size(v) for v in text.split(",") if v.strip())
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _size(text: str) -> int:
+    try:
+        return parse_size(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _run_options(run: argparse.ArgumentParser) -> None:
+    run.add_argument("profile", choices=sorted(PROFILES), help="what to run (`bench list`)")
+    run.add_argument("target", nargs="?", help="a directory, or a whole block device")
+    run.add_argument("--size", type=_size, help="test file size (default 1G; devices: whole)")
+    run.add_argument("--runtime", type=float, metavar="S", help="seconds per job")
+    run.add_argument("--ramp", type=float, metavar="S", help="fio ramp_time before measuring")
+    run.add_argument("--no-direct", action="store_true", help="buffered I/O (not honest)")
+    run.add_argument(
+        "--compressible", action="store_true", help="reuse buffers (no refill_buffers)"
+    )
+    run.add_argument("--iodepth", type=_ints, metavar="N,N", help="sweep queue depths")
+    run.add_argument("--numjobs", type=_ints, metavar="N,N", help="sweep job counts")
+    run.add_argument("--rw", choices=("randread", "randwrite", "randrw", "read", "write"))
+    run.add_argument("--bs", type=_size, help="block size (sweep, randrw)")
+    run.add_argument("--file-size", type=_size, help="fill: size of each file (default 1G)")
+    run.add_argument("--records", type=_sizes, metavar="SIZES", help="wsc record sizes")
+    run.add_argument(
+        "--cache-matrix", action="store_true", help="run with the write cache on, then off"
+    )
+    run.add_argument("--job", type=Path, metavar="FILE", help="custom: the fio job file")
+    run.add_argument("--confirm", metavar="SERIAL", help="the device's serial (raw writes)")
+    run.add_argument("--no-save", action="store_true", help="do not save the run")
+    run.add_argument("--quiet", action="store_true", help="no progress bars")
+    run.add_argument("--json", action="store_true", help="print the run as JSON")
+
+
+def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentParser) -> None:
+    """The four actions and their options."""
+    actions = parser.add_subparsers(dest="bench_command", metavar="ACTION", required=True)
+    runs = argparse.ArgumentParser(add_help=False)
+    runs.add_argument("--runs", type=Path, metavar="DIR", help="saved runs (env NASTUI_BENCH_DIR)")
+    lst = actions.add_parser("list", parents=[common, runs], help="profiles and saved runs")
+    lst.add_argument("--json", action="store_true", help="as JSON")
+    _run_options(actions.add_parser("run", parents=[common, runs], help="run a profile"))
+    show = actions.add_parser("show", parents=[common, runs], help="a saved run")
+    show.add_argument("run", help="run id, id prefix, file, or last")
+    compare = actions.add_parser("compare", parents=[common, runs], help="runs side by side")
+    compare.add_argument("runs_", nargs="+", metavar="RUN", help="two or more runs")
+    for sub in (show, compare):
+        sub.add_argument("--metric", choices=sorted(METRICS), default="iops")
+        sub.add_argument("--svg", type=Path, metavar="FILE", help="write the graph as SVG")
+        sub.add_argument("--json", action="store_true", help="as JSON")
+    show.add_argument("--csv", action="store_true", help="steps and samples as CSV")
+
+
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    """Dispatch the action."""
+    action = {"list": _list, "run": _run, "show": _show, "compare": _compare}
+    return action[args.bench_command](args, out)
+
+
+def _runs_dir(args: argparse.Namespace) -> Path:
+    return args.runs or store.runs_dir(os.environ, os.geteuid())
+
+
+def _fail(message: str, code: int) -> int:
+    print(f"nastui: {message}", file=sys.stderr)
+    return code
+
+
+def _list(args: argparse.Namespace, out: TextIO) -> int:
+    saved = store.list_runs(_runs_dir(args)) if _runs_dir(args).is_dir() else []
+    if args.json:
+        profiles = [
+            {"name": p.name, "title": p.title, "summary": p.summary} for p in PROFILES.values()
+        ]
+        write_json({"profiles": profiles, "runs": [describe(r) for r in saved]}, out)
+        return exits.OK
+    out.write("profiles:\n")
+    for p in PROFILES.values():
+        out.write(f"  {p.name:<7} {p.summary}\n")
+    out.write(f"\nsaved runs in {_runs_dir(args)}:\n" if saved else "\nno saved runs yet\n")
+    for saved_run in saved:
+        out.write(f"  {describe(saved_run)}\n")
+    return exits.OK
+
+
+def settings_from(args: argparse.Namespace) -> BenchSettings:
+    """The profile's defaults with the options given on top.
+
+    Raises:
+        ValueError: a custom profile without --job, or a job file that cannot be read.
+    """
+    settings = PROFILES[args.profile].defaults
+    changes: dict[str, object] = {}
+    for option, field in (
+        ("size", "size_bytes"),
+        ("runtime", "runtime_s"),
+        ("ramp", "ramp_s"),
+        ("iodepth", "iodepths"),
+        ("numjobs", "numjobs"),
+        ("rw", "rw"),
+        ("bs", "bs_bytes"),
+        ("file_size", "file_bytes"),
+        ("records", "record_sizes"),
+    ):
+        if getattr(args, option) is not None:
+            changes[field] = getattr(args, option)
+    changes.update(direct=not args.no_direct, refill=not args.compressible)
+    changes["cache_matrix"] = args.cache_matrix
+    if args.profile == "custom":
+        if args.job is None:
+            raise ValueError("the custom profile needs --job FILE (a fio job file)")
+        try:
+            changes["job_text"] = args.job.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise ValueError(f"{args.job}: {exc.strerror}") from exc
+    return dataclasses.replace(settings, **changes)  # type: ignore[arg-type]
+
+
+def _confirm(args: argparse.Namespace, settings: BenchSettings, target: BenchTarget) -> str | None:
+    """--confirm, or the serial typed at a prompt when raw writes need it and stdin is a tty."""
+    if args.confirm is not None or target.kind is not TargetKind.DEVICE:
+        return args.confirm  # type: ignore[no-any-return]
+    try:
+        writing = writes(plan(settings, target))
+    except ValueError:
+        return None
+    if not writing or target.in_use or not sys.stdin.isatty():
+        return None
+    print(f"{args.profile} WRITES to {target.path}: everything on it is lost.", file=sys.stderr)
+    try:
+        return input(f"type its serial number ({target.confirm_token}) to go on: ")
+    except EOFError:
+        return None
+
+
+def _target(args: argparse.Namespace) -> tuple[ReplayHost | LocalBenchHost, BenchTarget]:
+    if args.demo:
+        return ReplayHost(demo_recordings()), demo_target(args.target)
+    if args.target is None:
+        raise TargetError("name a target: a directory, or a whole block device")
+    root = args.root or Path("/")
+    host = LocalBenchHost(root)
+    return host, asyncio.run(inspect_target(args.target, root=root))
+
+
+def _run(args: argparse.Namespace, out: TextIO) -> int:
+    try:
+        settings = settings_from(args)
+        host, target = _target(args)
+    except (ValueError, TargetError) as exc:
+        return _fail(str(exc), exits.EX_USAGE)
+    confirm = _confirm(args, settings, target)
+    console = console_for(out, ascii_only=args.ascii, color=use_color(args, out))
+    live = LiveProgress(console, quiet=args.quiet or args.json or not out.isatty())
+    runner = BenchRunner(
+        host,
+        host_name="demo" if args.demo else platform.node(),
+        runs_dir=None if args.no_save else _runs_dir(args),
+        on_event=live.event,
+        tool_note="replayed recording" if args.demo else "",
+    )
+
+    async def go() -> BenchRun:
+        stop = asyncio.Event()
+        with stop_on_signals(stop, CLI_SIGNALS):
+            return await runner.run(settings, target, confirm=confirm, stop=stop)
+
+    with live:
+        result = asyncio.run(go())
+    if args.json:
+        write_json(store.to_dict(result), out)
+    else:
+        _report(result, console, ascii_only=args.ascii)
+    if result.state is RunState.FAILED and "not found" in result.message:
+        print(f"nastui: {result.message}", file=sys.stderr)
+    return EXIT.get(result.state, exits.EX_SOFTWARE)
+
+
+def _report(result: BenchRun, console: Console, *, ascii_only: bool) -> None:
+    for line in header_lines(result):
+        console.print(line, markup=False)
+    if result.steps:
+        console.print(steps_table(result, ascii_only=ascii_only))
+
+
+def _load(args: argparse.Namespace, ref: str) -> BenchRun:
+    return store.find(_runs_dir(args), ref)
+
+
+def _show(args: argparse.Namespace, out: TextIO) -> int:
+    try:
+        saved = _load(args, args.run)
+    except LookupError as exc:
+        return _fail(str(exc), exits.EX_USAGE)
+    except ParseError as exc:
+        return _fail(str(exc), exits.EX_DATAERR)
+    if args.json:
+        write_json(store.to_dict(saved), out)
+        return exits.OK
+    if args.csv:
+        out.write(store.csv_text(saved))
+        return exits.OK
+    console = console_for(out, ascii_only=args.ascii, color=use_color(args, out))
+    _report(saved, console, ascii_only=args.ascii)
+    if saved.samples:
+        for line in chart_text(saved, METRICS[args.metric], console.width, ascii_only=args.ascii):
+            console.print(line, markup=False, highlight=False)
+    return _svg(args, [saved])
+
+
+def _svg(args: argparse.Namespace, runs: list[BenchRun]) -> int:
+    if args.svg is None:
+        return exits.OK
+    from nastui.bench.svg import runs_svg
+
+    args.svg.write_text(runs_svg(runs, METRICS[args.metric]), encoding="utf-8")
+    print(f"graph written to {args.svg}", file=sys.stderr)
+    return exits.OK
+
+
+def _compare(args: argparse.Namespace, out: TextIO) -> int:
+    if len(args.runs_) < 2:
+        return _fail("compare needs two or more runs", exits.EX_USAGE)
+    try:
+        runs = [_load(args, ref) for ref in args.runs_]
+    except LookupError as exc:
+        return _fail(str(exc), exits.EX_USAGE)
+    except ParseError as exc:
+        return _fail(str(exc), exits.EX_DATAERR)
+    metric = METRICS[args.metric]
+    if args.json:
+        from nastui.bench.compare import table
+
+        write_json({"runs": [describe(r) for r in runs], "table": table(runs, metric)}, out)
+        return exits.OK
+    console = console_for(out, ascii_only=args.ascii, color=use_color(args, out))
+    for i, saved in enumerate(runs):
+        console.print(f"#{i + 1} {describe(saved)}", markup=False)
+    console.print(compare_table(runs, metric, ascii_only=args.ascii))
+    console.print("(first run is the baseline; ! marks a change for the worse)", style="dim")
+    return _svg(args, runs)

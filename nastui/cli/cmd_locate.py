@@ -1,0 +1,99 @@
+"""`nastui locate BAY|SERIAL|DEV [--off] [--method M] [--seconds N]`: light (or put out) the
+locate LED of a drive's bay by the first method that works, and say which.
+
+An activity blink lives in this process: the command then stays in the foreground until the
+blink ends (`--seconds`, default 120) or Ctrl-C / SIGTERM stops it. Exit codes: 0 done, 64 no
+such bay or drive, 69 no method could do it, 77 permission denied (run as root).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import signal
+import sys
+from types import FrameType
+from typing import TextIO
+
+from nastui import exits
+from nastui.cli.cmd_smart import find_drive
+from nastui.cli.command import poll_once
+from nastui.control.locate_ladder import METHODS, LadderLocator
+from nastui.core.statefiles import BLINK
+from nastui.model import LocateResult
+
+NAME = "locate"
+HELP = "light the locate LED of a drive's bay (SES, ledctl, sg_ses, activity blink)"
+
+
+def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentParser) -> None:
+    """The target, --off, --method and --seconds."""
+    parser.add_argument("target", help="bay number, serial number or device name (sdc)")
+    parser.add_argument("--off", action="store_true", help="switch the LED off")
+    parser.add_argument("--method", choices=METHODS, help="use this method only")
+    parser.add_argument(
+        "--seconds", type=float, default=None, help="how long an activity blink lasts"
+    )
+
+
+def exit_code(result: LocateResult) -> int:
+    """0 when it worked; 77 when permissions stopped it; 69 when nothing could do it."""
+    if result.ok:
+        return exits.OK
+    if "permission denied" in result.message.lower():
+        return exits.EX_NOPERM
+    return exits.EX_UNAVAILABLE
+
+
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
+def _hold_blink(locator: LadderLocator, drive_key: str, out: TextIO) -> int:
+    """Stay in the foreground while the activity blink runs; stop it on Ctrl-C or SIGTERM."""
+    previous = signal.signal(signal.SIGTERM, _interrupt)
+    try:
+        out.write("blinking: Ctrl-C stops it\n")
+        out.flush()
+        while not locator.blinker.wait(0.5):
+            pass
+    except KeyboardInterrupt:
+        out.write("stopped\n")
+        return exits.INTERRUPTED
+    finally:
+        locator.blinker.stop()
+        locator.forget(drive_key)
+        signal.signal(signal.SIGTERM, previous)
+    if locator.blinker.error:
+        print(f"nastui: {locator.blinker.error}", file=sys.stderr)
+        return exits.EX_UNAVAILABLE
+    return exits.OK
+
+
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    """Find the drive, switch its bay's LED, report the method."""
+    opened = poll_once(args)
+    if isinstance(opened, int):
+        return opened
+    session, snapshot = opened
+    drive, bay = find_drive(snapshot, args.target)
+    locator = session.locator
+    on = not args.off
+    if isinstance(locator, LadderLocator):
+        if drive is None:
+            print(f"nastui: no drive {args.target!r} (a bay, serial or device)", file=sys.stderr)
+            return exits.EX_USAGE
+        if args.seconds is not None:
+            locator.blink_seconds = args.seconds
+        result = asyncio.run(locator.locate_drive(drive, bay, on, args.method))
+    elif bay is not None:
+        result = asyncio.run(locator.locate(bay, on))
+    else:
+        print(f"nastui: no bay holds {args.target!r}", file=sys.stderr)
+        return exits.EX_USAGE
+    stream = out if result.ok else sys.stderr
+    print(("" if result.ok else "nastui: ") + f"{result.message} [{result.method}]", file=stream)
+    if result.ok and on and result.method == BLINK and isinstance(locator, LadderLocator):
+        assert drive is not None
+        return _hold_blink(locator, drive.key, out)
+    return exit_code(result)

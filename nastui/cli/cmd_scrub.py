@@ -1,0 +1,59 @@
+"""`nastui scrub start|pause|stop POOL`: start, pause or stop a pool's scrub (an md array's
+check), printing one line that says what happened and how (libzfs_core, `zpool scrub`,
+`btrfs scrub`, md sysfs, or the simulator).
+
+Exit codes: 0 done; 64 no such pool, or an action the pool kind lacks (pause on btrfs or md);
+69 the tool refused or is missing; 77 it needs root.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from typing import TextIO
+
+from nastui import exits
+from nastui.cli.command import poll_once
+from nastui.collectors.runner import run as run_command
+from nastui.control.scrub import scrubber_for
+from nastui.core.scan_text import find_pool
+from nastui.model import ScrubAction, ScrubResult
+
+NAME = "scrub"
+HELP = "start, pause or stop a pool's scrub (md: check)"
+
+
+def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentParser) -> None:
+    """ACTION POOL."""
+    parser.add_argument("action", choices=[a.value for a in ScrubAction], help="what to do")
+    parser.add_argument("pool", help="pool name, btrfs UUID or mount point, or md array")
+
+
+def exit_code(result: ScrubResult) -> int:
+    """The exit code for what happened."""
+    if result.ok:
+        return exits.OK
+    if not result.supported:
+        return exits.EX_USAGE
+    if not result.permission:
+        return exits.EX_NOPERM
+    return exits.EX_UNAVAILABLE
+
+
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    """Find the pool in a fresh poll, act on it, say what happened."""
+    opened = poll_once(args)
+    if isinstance(opened, int):
+        return opened
+    session, snapshot = opened
+    pool = find_pool(snapshot.pools, args.pool)
+    if pool is None:
+        names = ", ".join(p.name for p in snapshot.pools) or "none found"
+        print(f"nastui: no pool {args.pool!r} (pools: {names})", file=sys.stderr)
+        return exits.EX_USAGE
+    timeout = session.config.poll.command_timeout_s
+    scrubber = scrubber_for(session.backend, run_command, timeout=timeout)
+    result = asyncio.run(scrubber.scrub(pool, ScrubAction(args.action)))
+    print(result.message, file=out if result.ok else sys.stderr)
+    return exit_code(result)

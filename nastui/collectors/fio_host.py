@@ -1,0 +1,112 @@
+"""`LocalBenchHost`: the real machine as `nastui.bench.host.BenchHost` wants it.
+
+Programs run through the one runner (`runner.stream` for the steps, `runner.run` for short
+commands); device counters come from /proc/diskstats through `nastui.collectors.iostat`; SMART
+before and after a run from `smartctl -n standby -j -a` (never waking a sleeping disk), parsed by
+`nastui.collectors.smart_json` and flattened to (name, value) pairs worth comparing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import fields
+from pathlib import Path
+
+from nastui.collectors import runner
+from nastui.collectors.fio_target import whole_disk
+from nastui.collectors.iostat import read_counters
+from nastui.collectors.smart_json import parse_json
+from nastui.collectors.smart_reading import SmartReading
+from nastui.model import BenchTarget
+from nastui.model.errors import ParseError
+
+SMART_TIMEOUT_S = 30.0
+# Devices without SMART: loop, RAM and compressed-RAM disks, device-mapper, md, network.
+_NO_SMART = re.compile(r"^(loop|ram|zram|dm-|md|nbd|rbd|drbd|zd)")
+
+Pairs = tuple[tuple[str, str], ...]
+
+
+def smart_pairs(reading: SmartReading) -> Pairs:
+    """The counters of a reading worth comparing before and after a benchmark."""
+    pairs: list[tuple[str, str]] = []
+    for name in ("temperature_c", "power_on_hours", "smart_passed"):
+        value = getattr(reading, name)
+        if value is not None:
+            pairs.append((name, str(value)))
+    for attr in reading.attributes:
+        if attr.raw is not None:
+            pairs.append((f"{attr.id} {attr.name}", str(attr.raw)))
+    for health in (reading.nvme, reading.scsi):
+        if health is None:
+            continue
+        for f in fields(health):
+            value = getattr(health, f.name)
+            if value is not None:
+                pairs.append((f.name, str(value)))
+    return tuple(pairs)
+
+
+class LocalBenchHost:
+    """Benchmarks on this machine (or on `root` for the counters)."""
+
+    def __init__(self, root: Path = Path("/")) -> None:
+        self.root = root
+
+    @property
+    def python(self) -> str:
+        """This interpreter: it runs `python -m nastui.bench.wsc`."""
+        return sys.executable
+
+    async def stream(
+        self,
+        argv: Sequence[str],
+        *,
+        timeout: float,
+        on_stdout: runner.LineHandler,
+        on_stderr: runner.LineHandler,
+        stop: asyncio.Event,
+    ) -> runner.CommandResult:
+        """`runner.stream`."""
+        return await runner.stream(
+            argv, timeout=timeout, on_stdout=on_stdout, on_stderr=on_stderr, stop=stop
+        )
+
+    async def run(self, argv: Sequence[str], *, timeout: float) -> runner.CommandResult:
+        """`runner.run`."""
+        return await runner.run(argv, timeout=timeout)
+
+    def now(self) -> float:
+        """`time.monotonic`."""
+        return time.monotonic()
+
+    def disk_bytes(self, dev: str) -> tuple[int, int] | None:
+        """Bytes read and written by `dev` since boot."""
+        counters = read_counters(self.root)
+        sample = counters.get(dev) if counters else None
+        return None if sample is None else (sample.read_bytes, sample.write_bytes)
+
+    async def smart(self, target: BenchTarget) -> Pairs | None:
+        """SMART counters of the target's disk; None for devices without SMART or when unread."""
+        ident = target.identity
+        if target.dev is None or ident is None or _NO_SMART.match(target.dev):
+            return None
+        from nastui.collectors.smart import smart_type  # pySMART comes with it: only when needed
+
+        kind = smart_type(ident.transport)
+        if kind is None:
+            return None
+        disk = f"/dev/{whole_disk(self.root, target.dev)}"
+        argv = ("smartctl", "-n", "standby", "-j", "-d", kind, "-a", disk)
+        result = await runner.run(argv, timeout=SMART_TIMEOUT_S)
+        if result.error is not None or not result.stdout.strip():
+            return None
+        try:
+            reading = parse_json(result.stdout, f"smartctl -j -a {disk}")
+        except ParseError:
+            return None
+        return smart_pairs(reading) or None

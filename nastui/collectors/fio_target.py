@@ -1,0 +1,298 @@
+"""Inspecting a benchmark target before anything touches it: what it is and what uses it.
+
+`inspect_target` reads, under `root`, for a block device:
+- identity from sysfs (`nastui.collectors.sysfs`; a partition's whole disk), size, loop backing;
+- what uses it (`BenchTarget.in_use`): mounts (/proc/self/mountinfo, by device number and by
+  source path, so btrfs counts), swap (/proc/swaps), holders (md, dm/LVM, bcache), partitions,
+  signatures (`blkid -p -o export`, `wipefs --no-act --json`: filesystems, RAID, LVM, ZFS members,
+  partition tables) and other processes holding it open (/proc/*/fd);
+and for a directory: its filesystem, size and free space, and the device under it. Both get the
+machine's RAM and the ZFS ARC's maximum, for the page-cache warning. Nothing here writes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import stat
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from nastui.collectors import runner
+from nastui.collectors.sysfs import identity_of, links_by_target, read_int, read_text
+from nastui.model import BenchTarget, TargetKind
+
+RunFn = Callable[..., Awaitable[runner.CommandResult]]
+PROBE_TIMEOUT_S = 15.0
+
+
+class TargetError(Exception):
+    """The target cannot be benchmarked at all (missing, a regular file, unreadable)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Mount:
+    """One line of /proc/self/mountinfo."""
+
+    devno: str  # "8:1"
+    point: str
+    fs_type: str
+    source: str
+
+
+def parse_mountinfo(text: str) -> list[Mount]:
+    """Mounts from /proc/self/mountinfo (octal escapes in paths decoded).
+
+    # Sample: 36 35 98:0 /mnt1 /mnt/parent rw,noatime master:1 - ext3 /dev/root rw,errors=continue
+    """
+    mounts = []
+    for line in text.splitlines():
+        left, sep, right = line.partition(" - ")
+        fields, tail = left.split(), right.split()
+        if not sep or len(fields) < 5 or len(tail) < 2:
+            continue
+        mounts.append(Mount(fields[2], _unescape(fields[4]), tail[0], _unescape(tail[1])))
+    return mounts
+
+
+def _unescape(path: str) -> str:
+    return path.encode().decode("unicode_escape") if "\\" in path else path
+
+
+def parse_swaps(text: str) -> list[str]:
+    """Swap areas from /proc/swaps.
+
+    # Sample: /dev/sda2                               partition	8388604		0		-2
+    """
+    return [line.split()[0] for line in text.splitlines()[1:] if line.split()]
+
+
+def parse_blkid(text: str) -> dict[str, str]:
+    """`blkid -p -o export DEV` as a dict.
+
+    # Sample: TYPE=ext4     USAGE=filesystem     PTTYPE=gpt
+    """
+    pairs = (line.split("=", 1) for line in text.splitlines() if "=" in line)
+    return {k.strip(): v.strip() for k, v in pairs}
+
+
+def parse_wipefs(text: str) -> list[str]:
+    """Signature types from `wipefs --no-act --json DEV` (empty when it found none).
+
+    # Sample: {"signatures": [{"device": "loop0", "offset": "0x438", "type": "ext4"}]}
+    """
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return []
+    found = data.get("signatures") if isinstance(data, dict) else None
+    if not isinstance(found, list):
+        return []
+    return [f"{s.get('type')} at {s.get('offset')}" for s in found if isinstance(s, dict)]
+
+
+def parse_meminfo_total(text: str) -> int | None:
+    """MemTotal in bytes from /proc/meminfo.
+
+    # Sample: MemTotal:       24684092 kB
+    """
+    for line in text.splitlines():
+        if line.startswith("MemTotal:"):
+            parts = line.split()
+            return int(parts[1]) * 1024 if len(parts) >= 2 and parts[1].isdigit() else None
+    return None
+
+
+def parse_arc_max(text: str) -> int | None:
+    """The ARC's maximum size (c_max) in bytes from /proc/spl/kstat/zfs/arcstats.
+
+    # Sample: c_max                           4    8317517824
+    """
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[0] == "c_max" and parts[2].isdigit():
+            return int(parts[2])
+    return None
+
+
+def _devno(rdev: int) -> str:
+    return f"{os.major(rdev)}:{os.minor(rdev)}"
+
+
+def _block_name(root: Path, devno: str) -> str | None:
+    link = root / "sys/dev/block" / devno
+    return link.resolve().name if link.exists() else None
+
+
+def whole_disk(root: Path, name: str) -> str:
+    """A partition's disk ("sdc1" -> "sdc"); a disk itself otherwise."""
+    block = root / "sys/class/block" / name
+    if (block / "partition").exists():
+        return block.resolve().parent.name
+    return name
+
+
+def partitions_of(root: Path, name: str) -> list[str]:
+    """The partitions of disk `name` from sysfs."""
+    block = root / "sys/class/block" / name
+    try:
+        return sorted(p.name for p in block.iterdir() if (p / "partition").exists())
+    except OSError:
+        return []
+
+
+def holders_of(root: Path, name: str) -> list[str]:
+    """What stacks on `name` (md arrays, dm/LVM volumes, bcache)."""
+    try:
+        return sorted(p.name for p in (root / "sys/class/block" / name / "holders").iterdir())
+    except OSError:
+        return []
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def openers(rdev: int, proc: Path, *, skip: int) -> Iterator[str]:
+    """Processes with the device open ("pid 1234 (python3)"), from /proc/*/fd."""
+    try:
+        pids = [p for p in proc.iterdir() if p.name.isdigit() and int(p.name) != skip]
+    except OSError:
+        return
+    for pid in pids:
+        try:
+            fds = list((pid / "fd").iterdir())
+        except OSError:
+            continue
+        for fd in fds:
+            try:
+                st = fd.stat()
+            except OSError:
+                continue
+            if stat.S_ISBLK(st.st_mode) and st.st_rdev == rdev:
+                yield f"open by pid {pid.name} ({_read(pid / 'comm').strip() or '?'})"
+                break
+
+
+async def _signatures(device: str, run: RunFn) -> list[str]:
+    found = []
+    blkid = await run(("blkid", "-p", "-o", "export", device), timeout=PROBE_TIMEOUT_S)
+    info = parse_blkid(blkid.stdout) if blkid.ok else {}
+    for key in ("TYPE", "PTTYPE"):
+        if key in info:
+            found.append(f"{info[key]} signature (blkid)")
+    wipefs = await run(("wipefs", "--no-act", "--json", device), timeout=PROBE_TIMEOUT_S)
+    if wipefs.ok:
+        found += [f"{s} signature (wipefs)" for s in parse_wipefs(wipefs.stdout)]
+    elif wipefs.not_found and blkid.not_found:
+        found.append("signatures not checked: blkid and wipefs missing (util-linux)")
+    return found
+
+
+def _uses(root: Path, name: str, rdev: int, device: str) -> list[str]:
+    """Everything in sysfs and /proc that says the device is in use."""
+    names = [name, *partitions_of(root, name)]
+    devnos = {_devno(rdev)} | {read_text(root / "sys/class/block" / n / "dev") or "" for n in names}
+    real = {os.path.realpath(device)} | {f"/dev/{n}" for n in names}
+    uses = []
+    for mount in parse_mountinfo(_read(root / "proc/self/mountinfo")):
+        if mount.devno in devnos or os.path.realpath(mount.source) in real:
+            uses.append(f"mounted at {mount.point} ({mount.fs_type})")
+    uses += [f"swap on {s}" for s in parse_swaps(_read(root / "proc/swaps")) if s in real]
+    for n in names:
+        uses += [f"{n} held by {h}" for h in holders_of(root, n)]
+    if len(names) > 1:
+        uses.append("has partitions " + ", ".join(names[1:]))
+    if root == Path("/"):
+        uses += list(openers(rdev, root / "proc", skip=os.getpid()))
+    return uses
+
+
+def _machine(root: Path, target: BenchTarget) -> BenchTarget:
+    """`target` with the machine's RAM and ZFS ARC maximum."""
+    return dataclasses.replace(
+        target,
+        ram_bytes=parse_meminfo_total(_read(root / "proc/meminfo")),
+        arc_max_bytes=parse_arc_max(_read(root / "proc/spl/kstat/zfs/arcstats")),
+    )
+
+
+def describe_device(path: str, st: os.stat_result, root: Path) -> BenchTarget:
+    """A block device: identity, size and every sign of use sysfs and /proc show."""
+    name = _block_name(root, _devno(st.st_rdev)) or Path(path).resolve().name
+    disk = whole_disk(root, name)
+    links = links_by_target(root / "dev/disk/by-id").get(disk, [])
+    identity, _ = identity_of(root, disk, links)
+    uses = _uses(root, name, st.st_rdev, path)
+    sectors = read_int(root / "sys/class/block" / name / "size")
+    target = BenchTarget(
+        path=path,
+        kind=TargetKind.DEVICE,
+        dev=name,
+        identity=identity,
+        size_bytes=None if sectors is None else sectors * 512,
+        in_use=tuple(dict.fromkeys(uses)),
+        backing=read_text(root / "sys/class/block" / name / "loop/backing_file"),
+    )
+    return _machine(root, target)
+
+
+def inspect_directory(path: str, st: os.stat_result, root: Path) -> BenchTarget:
+    """A directory: its filesystem, space and the device under it."""
+    real = os.path.realpath(path)
+    mounts = parse_mountinfo(_read(root / "proc/self/mountinfo"))
+    under = [m for m in mounts if real == m.point or real.startswith(m.point.rstrip("/") + "/")]
+    mount = max(under, key=lambda m: len(m.point), default=None)
+    name = _block_name(root, _devno(st.st_dev))
+    if name is None and mount is not None and mount.source.startswith("/dev/"):
+        name = Path(os.path.realpath(mount.source)).name
+    disk = whole_disk(root, name) if name else None
+    identity = None
+    if disk is not None and (root / "sys/class/block" / disk).exists():
+        identity, _ = identity_of(
+            root, disk, links_by_target(root / "dev/disk/by-id").get(disk, [])
+        )
+    vfs = os.statvfs(path)
+    target = BenchTarget(
+        path=path,
+        kind=TargetKind.DIRECTORY,
+        dev=name,
+        identity=identity,
+        size_bytes=vfs.f_blocks * vfs.f_frsize,
+        free_bytes=vfs.f_bavail * vfs.f_frsize,
+        fs_type=mount.fs_type if mount else None,
+    )
+    return _machine(root, target)
+
+
+def _stat(path: str) -> os.stat_result:
+    try:
+        return Path(path).stat()
+    except OSError as exc:
+        raise TargetError(f"{path}: {exc.strerror}") from exc
+
+
+async def inspect_target(
+    path: str, *, root: Path = Path("/"), run: RunFn = runner.run
+) -> BenchTarget:
+    """What `path` is and what uses it (see the module docstring).
+
+    Raises:
+        TargetError: it does not exist, or is neither a block device nor a directory.
+    """
+    st = _stat(path)
+    if stat.S_ISBLK(st.st_mode):
+        target = describe_device(path, st, root)
+        uses = (*target.in_use, *await _signatures(path, run))
+        return dataclasses.replace(target, in_use=tuple(dict.fromkeys(uses)))
+    if stat.S_ISDIR(st.st_mode):
+        return inspect_directory(path, st, root)
+    raise TargetError(
+        f"{path} is neither a block device nor a directory: name a directory (nastui writes its "
+        "test files in a fresh directory inside it) or a whole device such as /dev/disk/by-id/..."
+    )

@@ -1,0 +1,43 @@
+"""The operator's acknowledgements of drive findings, read from the state directory's
+`acks.json` (written by `nastui.control.acks`; format in `nastui.core.ack`).
+
+Re-read only when the file changes. A missing file means no acknowledgements; an unreadable or
+malformed one is reported once, in one line, and counts as none.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from nastui.core.ack import decode
+from nastui.core.statefiles import ACKS_FILE
+from nastui.model import Acknowledgement, CollectorError
+
+
+class AckReader:
+    """Acknowledgements per drive serial, from `state_dir/acks.json`."""
+
+    def __init__(self, state_dir: Path) -> None:
+        self.path = state_dir / ACKS_FILE
+        self._stamp: tuple[int, int] | None = None
+        self._acks: dict[str, tuple[Acknowledgement, ...]] = {}
+        self.error: CollectorError | None = None
+
+    def read(self) -> dict[str, tuple[Acknowledgement, ...]]:
+        """Serial -> acknowledgements, as the file says now."""
+        try:
+            info = self.path.stat()
+        except OSError:
+            self._stamp, self._acks, self.error = None, {}, None
+            return self._acks
+        stamp = (info.st_mtime_ns, info.st_size)
+        if stamp == self._stamp:
+            return self._acks
+        self._stamp = stamp
+        try:
+            self._acks = decode(self.path.read_text(encoding="utf-8"), str(self.path))
+            self.error = None
+        except (OSError, ValueError) as exc:
+            self._acks = {}
+            self.error = CollectorError("acks", f"acknowledgements not read: {exc}")
+        return self._acks

@@ -1,0 +1,190 @@
+"""Fan drivers: hwmon PWM, Supermicro and Dell BMCs over IPMI, a command, the simulator's fans.
+
+Each driver has three calls, all through a `FanWriter`:
+- `set(duty)`: take control if not yet taken and set `duty` percent (checked 0..100);
+- `full()`: 100 % now (the fail-safe after any error);
+- `restore()`: give the fan back as it was found: hwmon's original `pwmN_enable` and `pwmN`;
+  Dell's automatic mode; where nothing can be read back (Supermicro, commands) full speed.
+A driver that was never `set` restores nothing: it never touched the fan.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Protocol
+
+from nastui.control.fans import argv
+from nastui.control.fans.writer import FanWriter
+
+MANUAL = "1"  # pwmN_enable: 0 full speed, 1 manual, 2+ the chip's automatic modes
+
+
+class FanDriver(Protocol):
+    """What the daemon drives a fan through."""
+
+    name: str
+
+    async def set(self, duty: float) -> None:
+        """Set `duty` percent. Raises ValueError (bad duty) or DriverError."""
+        ...
+
+    async def full(self) -> None:
+        """Full speed now. Raises DriverError."""
+        ...
+
+    async def restore(self) -> None:
+        """Give the fan back as found (or at full speed). Raises DriverError."""
+        ...
+
+
+class HwmonPwm:
+    """A `pwmN` channel of a hwmon chip, in manual mode while nastui drives it."""
+
+    def __init__(self, name: str, directory: Path, channel: int, writer: FanWriter) -> None:
+        """Drive `directory/pwm<channel>` (the chip's hwmon directory, found by name)."""
+        self.name = name
+        self.pwm = directory / f"pwm{channel}"
+        self.enable = directory / f"pwm{channel}_enable"
+        self._writer = writer
+        self._taken = False
+        self._original: tuple[str | None, str | None] = (None, None)
+
+    @property
+    def original(self) -> tuple[str | None, str | None]:
+        """(`pwmN_enable`, `pwmN`) as found before the first write; None where unreadable."""
+        return self._original
+
+    async def set(self, duty: float) -> None:
+        """Manual mode (re-asserted if something switched it back), then the duty."""
+        value = argv.pwm_value(duty)
+        w = self._writer
+        if not self._taken:
+            self._original = (w.read(self.enable), w.read(self.pwm))
+        if not self._taken or (not w.dry_run and w.read(self.enable) != MANUAL):
+            self._taken = True
+            w.write(self.enable, int(MANUAL))
+        w.write(self.pwm, value)
+
+    async def full(self) -> None:
+        """Manual mode at 255."""
+        await self.set(100.0)
+
+    async def restore(self) -> None:
+        """The original `pwmN`, then the original `pwmN_enable`; 255 if they were unreadable."""
+        if not self._taken:
+            return
+        enable, value = self._original
+        if enable is None or not enable.isdigit():
+            self._writer.write(self.pwm, 255)
+            return
+        if value is not None and value.isdigit():
+            self._writer.write(self.pwm, int(value))
+        self._writer.write(self.enable, int(enable))
+        self._taken = False
+
+
+class SupermicroZone:
+    """A Supermicro X9/X10/X11 fan zone: fan mode Full, then the zone's duty."""
+
+    def __init__(
+        self, name: str, zone: int, writer: FanWriter, base: Sequence[str] = argv.IPMITOOL
+    ) -> None:
+        self.name = name
+        self.zone = zone
+        self._writer = writer
+        self._base = tuple(base)
+        self._full_mode = False
+
+    async def set(self, duty: float) -> None:
+        """Full mode once (the BMC otherwise overrides the zone duty), then the duty."""
+        command = argv.supermicro_zone_duty(self.zone, duty, self._base)
+        if not self._full_mode:
+            await self._writer.run(argv.supermicro_full_mode(self._base))
+            self._full_mode = True
+        await self._writer.run(command)
+
+    async def full(self) -> None:
+        """Fan mode Full: every fan at 100 %."""
+        await self._writer.run(argv.supermicro_full_mode(self._base))
+        self._full_mode = True
+
+    async def restore(self) -> None:
+        """Nothing to read back: full speed, with the BMC's own Full mode."""
+        if self._full_mode:
+            await self.full()
+
+
+class DellFans:
+    """A Dell iDRAC's fans, all together: manual mode, then the duty."""
+
+    def __init__(self, name: str, writer: FanWriter, base: Sequence[str] = argv.IPMITOOL) -> None:
+        self.name = name
+        self._writer = writer
+        self._base = tuple(base)
+        self._manual = False
+
+    async def set(self, duty: float) -> None:
+        """Manual mode once, then the duty."""
+        command = argv.dell_duty(duty, self._base)
+        if not self._manual:
+            await self._writer.run(argv.dell_manual(self._base))
+            self._manual = True
+        await self._writer.run(command)
+
+    async def full(self) -> None:
+        """Manual mode at 100 %."""
+        self._manual = False
+        await self.set(100.0)
+
+    async def restore(self) -> None:
+        """Automatic mode: the iDRAC's own fan control again."""
+        if self._manual:
+            await self._writer.run(argv.dell_automatic(self._base))
+            self._manual = False
+
+
+class CommandFan:
+    """A fan set by running a command, "{duty}" in its argv replaced by the percent."""
+
+    def __init__(self, name: str, template: Sequence[str], writer: FanWriter) -> None:
+        argv.command_argv(template, 100.0)  # the template must hold {duty}: fail at start
+        self.name = name
+        self._template = tuple(template)
+        self._writer = writer
+        self._used = False
+
+    async def set(self, duty: float) -> None:
+        """Run the command with `duty`."""
+        command = argv.command_argv(self._template, duty)
+        self._used = True
+        await self._writer.run(command)
+
+    async def full(self) -> None:
+        """Run the command with 100."""
+        await self.set(100.0)
+
+    async def restore(self) -> None:
+        """Nothing to read back: full speed."""
+        if self._used:
+            await self.full()
+
+
+class SimFan:
+    """A simulated fan (`--demo`): every write is only recorded."""
+
+    def __init__(self, name: str, writer: FanWriter) -> None:
+        self.name = name
+        self._writer = writer
+
+    async def set(self, duty: float) -> None:
+        """Record the duty."""
+        self._writer.note(f"sim fan {self.name} = {argv.check_duty(duty):g} %")
+
+    async def full(self) -> None:
+        """Record full speed."""
+        await self.set(100.0)
+
+    async def restore(self) -> None:
+        """Record the hand-back."""
+        self._writer.note(f"sim fan {self.name} back to the simulator")

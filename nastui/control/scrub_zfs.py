@@ -1,0 +1,73 @@
+"""ZFS scrub start/pause/stop through libzfs_core, via pyzfs's bindings (Debian python3-pyzfs).
+
+pyzfs's Python API has no `lzc_scrub` (checked up to OpenZFS 2.3 / master, contrib/pyzfs), but
+its cffi bindings load libzfs_core, and libzfs_core has had `lzc_scrub(ZFS_IOC_POOL_SCRUB, pool,
+args, NULL)` since OpenZFS 2.2: the call `zpool scrub` itself makes. This module declares that
+one function on pyzfs's FFI and builds the argument nvlist with pyzfs's own helper. Anything
+missing (pyzfs, cffi, an older libzfs_core, a kernel module without the ioctl) is reported as
+unavailable, and the caller falls back to `zpool scrub`.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+from collections.abc import Callable
+from typing import Any
+
+from nastui.model import ScrubAction
+
+ZFS_IOC_POOL_SCRUB = 0x5A57  # include/sys/fs/zfs.h: ZFS_IOC_FIRST ('Z' << 8) + 0x57
+ZFS_ERR_IOC_CMD_UNAVAIL = 1029  # zfs_errno_t: 1024 + 5
+POOL_SCAN_NONE, POOL_SCAN_SCRUB = 0, 1
+POOL_SCRUB_NORMAL, POOL_SCRUB_PAUSE = 0, 1
+LZC_SCRUB_CDEF = "int lzc_scrub(int, const char *, nvlist_t *, nvlist_t **);"
+
+LzcScrub = Callable[[str, ScrubAction], int]
+
+
+def lzc_scrub_args(action: ScrubAction) -> dict[str, int]:
+    """The nvlist `zpool scrub [-p|-s]` passes to lzc_scrub (libzfs_pool.c zpool_scan_range)."""
+    if action is ScrubAction.STOP:
+        return {"scan_type": POOL_SCAN_NONE, "scan_command": POOL_SCRUB_NORMAL}
+    command = POOL_SCRUB_PAUSE if action is ScrubAction.PAUSE else POOL_SCRUB_NORMAL
+    return {"scan_type": POOL_SCAN_SCRUB, "scan_command": command}
+
+
+def outcome(code: int, action: ScrubAction) -> tuple[bool, str]:
+    """(done, what it means) for lzc_scrub's return code, as libzfs reads it."""
+    if code == 0:
+        return True, "ok"
+    if code == errno.ECANCELED and action is ScrubAction.START:
+        return True, "resumed the paused scrub"
+    if code == errno.ENOENT:
+        if action is ScrubAction.PAUSE:
+            return True, "no scrub was running"
+        return False, "there is no scrub running"
+    if code == errno.EBUSY:
+        return False, "busy: a scrub or resilver is already running"
+    return False, os.strerror(code) if code < 1024 else f"ZFS error {code}"
+
+
+def load_lzc_scrub() -> LzcScrub | str:
+    """A function calling lzc_scrub through pyzfs, or why there is none."""
+    try:
+        from libzfs_core._nvlist import nvlist_in  # type: ignore[import-not-found]
+        from libzfs_core.bindings import libzfs_core as bindings  # type: ignore[import-not-found]
+    except ImportError:
+        return "pyzfs (python3-pyzfs) is not installed"
+    except Exception as exc:  # pyzfs raises OSError-likes when cffi or the library is missing
+        return f"pyzfs unusable: {exc}"
+    ffi: Any = bindings.ffi
+    lib: Any = bindings.lib
+    try:
+        ffi.cdef(LZC_SCRUB_CDEF)
+        function = lib.lzc_scrub
+    except Exception as exc:  # AttributeError: libzfs_core older than OpenZFS 2.2
+        return f"libzfs_core has no lzc_scrub (OpenZFS before 2.2?): {exc}"
+
+    def call(pool: str, action: ScrubAction) -> int:
+        args = nvlist_in({k.encode(): v for k, v in lzc_scrub_args(action).items()})
+        return int(function(ZFS_IOC_POOL_SCRUB, pool.encode(), args, ffi.NULL))
+
+    return call

@@ -1,0 +1,107 @@
+"""Where nastui keeps its own small state, and the locate-LED records kept there (pure).
+
+Two files live in the state directory: `acks.json` (acknowledgements, `nastui.core.ack`) and
+`leds.json`, the locate LEDs nastui switched on. Write-only methods (ledctl, sg_ses) cannot be
+read back, and an activity blink lives in one process, so the locator records what it lit and
+the drive collector reports it as the bay's LED state: in the TUI of another session, in
+`nastui bays --json`, and for `nastui locate --off`. Records from before a reboot are dropped.
+
+    {"version": 1, "boot_id": "6c0f...", "leds": [{"bay": 3, "drive": "PK1334PBHDJ2SR",
+      "dev": "sdc", "method": "ledctl", "since": 1700000000.0, "pid": null, "until": null,
+      "target": "/dev/sdc"}]}
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ACKS_FILE = "acks.json"
+LEDS_FILE = "leds.json"
+FORMAT_VERSION = 1
+BLINK = "activity-blink"
+
+
+def state_dir(env: Mapping[str, str], euid: int) -> Path:
+    """The state directory: $NASTUI_STATE_DIR, else /var/lib/nastui for root, else
+    $XDG_STATE_HOME/nastui (default ~/.local/state/nastui)."""
+    if env.get("NASTUI_STATE_DIR"):
+        return Path(env["NASTUI_STATE_DIR"])
+    if euid == 0:
+        return Path("/var/lib/nastui")
+    base = env.get("XDG_STATE_HOME") or str(Path(env.get("HOME", "/")) / ".local/state")
+    return Path(base) / "nastui"
+
+
+@dataclass(frozen=True, slots=True)
+class LedRecord:
+    """A locate LED nastui switched on.
+
+    Attributes:
+        bay: the bay, when the drive is in one.
+        drive: the drive's `Drive.key` (serial).
+        dev: its kernel name when it was lit.
+        method: "ses-sysfs", "ledctl", "sg_ses" or "activity-blink".
+        since: Unix time it was switched on.
+        pid: the process doing an activity blink (it stops when that process ends).
+        until: when an activity blink stops by itself.
+        target: what the method addressed (a locate file, /dev/sdc, an sg device and slot).
+    """
+
+    bay: int | None
+    drive: str
+    dev: str
+    method: str
+    since: float
+    pid: int | None = None
+    until: float | None = None
+    target: str = ""
+
+    def live(self, now: float, pid_alive: bool) -> bool:
+        """Still lit: always for LED methods; for a blink, while its process runs and time is
+        left."""
+        if self.method != BLINK:
+            return True
+        return pid_alive and (self.until is None or now < self.until)
+
+
+def encode_leds(records: Iterable[LedRecord], boot_id: str | None) -> str:
+    """The LED file's text."""
+    rows = [dataclasses.asdict(r) for r in records]
+    return json.dumps({"version": FORMAT_VERSION, "boot_id": boot_id, "leds": rows}, indent=2)
+
+
+def _record(item: Any) -> LedRecord | None:
+    if not isinstance(item, dict):
+        return None
+    names = {f.name for f in dataclasses.fields(LedRecord)}
+    try:
+        record = LedRecord(**{k: v for k, v in item.items() if k in names})
+    except TypeError:
+        return None
+    valid = isinstance(record.drive, str) and isinstance(record.method, str)
+    return record if valid and (record.bay is None or isinstance(record.bay, int)) else None
+
+
+def decode_leds(text: str, boot_id: str | None) -> list[LedRecord]:
+    """The records in the LED file's text; none when it is unreadable or from another boot."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return []
+    if not isinstance(data, dict) or (boot_id and data.get("boot_id") not in (None, boot_id)):
+        return []
+    rows = data.get("leds")
+    return [r for r in map(_record, rows if isinstance(rows, list) else []) if r is not None]
+
+
+def replace_record(
+    records: Iterable[LedRecord], new: LedRecord | None, drive: str
+) -> list[LedRecord]:
+    """`records` without the ones for `drive`, plus `new` (None: just removed)."""
+    kept = [r for r in records if r.drive != drive]
+    return [*kept, new] if new is not None else kept

@@ -1,0 +1,1 @@
+"""Headless long-running services (no Textual): `fand`, the fan control daemon."""

@@ -1,0 +1,232 @@
+"""`FanDaemon`: one control period at a time, and giving the fans back.
+
+Each `step`: poll the session (collect -> assess -> store), read hwmon drive temperatures
+afresh (`fantemps`: the backend's schedule is slower than a control period), turn each zone's
+temperature into a duty (`core.fanzone`: curve with hysteresis or PID; blind or stale ->
+100 %), each fan's duty from its zone's (`core.fancurve.fan_duty`: its limits, rate limit,
+spin-up kick), and write the fans whose duty changed. Every change is logged. A write that
+fails is retried at full speed at once. `restore_all` hands every fan back as it was found (or
+at full speed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from nastui.config import Config, ConfigError, FanConfig, load_config
+from nastui.control.fans import DriverError, FanWriter
+from nastui.core.fancurve import FULL, fan_duty
+from nastui.core.fanpreview import stale_after, staleness_period
+from nastui.core.fanzone import ZoneDecision, ZoneState, zone_reading, zone_step
+from nastui.daemon.fanlog import Log
+from nastui.daemon.fanrig import Builder, RiggedFan, describe
+from nastui.daemon.fantemps import refresh_temperatures
+from nastui.model import FanZone, HostSnapshot
+from nastui.session import Session
+
+FileStamp = tuple[int, int, int]
+
+
+def file_stamp(config: Config) -> FileStamp | None:
+    """(mtime ns, size, inode) of the configuration file; None without one."""
+    if config.path is None:
+        return None
+    try:
+        st = config.path.stat()
+    except OSError:
+        return None
+    return (st.st_mtime_ns, st.st_size, st.st_ino)
+
+
+@dataclass
+class ZoneTrack:
+    """A zone, its controller state and the last decision logged."""
+
+    zone: FanZone
+    state: ZoneState = field(default_factory=ZoneState)
+    last: tuple[float, bool] | None = None
+
+
+class FanDaemon:
+    """The control loop's state: zones, fans, the writer, the log."""
+
+    def __init__(
+        self,
+        session: Session,
+        zones: Sequence[FanZone],
+        fans: Sequence[RiggedFan],
+        *,
+        builder: Builder,
+        writer: FanWriter,
+        log: Log,
+        period: float,
+        root: Path | None = None,
+    ) -> None:
+        """Set up; `root` ("/" or `--root`) makes each period re-read hwmon drive
+        temperatures (None: the simulator, whose readings are its own)."""
+        self.session = session
+        self.root = root
+        self.zones = {z.name: ZoneTrack(z) for z in zones}
+        self.fans = list(fans)
+        self._build = builder
+        self._writer = writer
+        self.log = log
+        self.period = period
+        self._stamp = file_stamp(session.config)
+
+    @property
+    def stale_period(self) -> float:
+        """A "period" for staleness: the longer of the control period and the temperature poll."""
+        return staleness_period(self.period, self.session.config.poll.temperature_s)
+
+    async def step(self) -> HostSnapshot:
+        """One control period; returns the snapshot it acted on."""
+        snapshot = await self.session.poll()
+        if self.root is not None:
+            snapshot = refresh_temperatures(snapshot, self.root, snapshot.taken_at)
+        decisions = {name: self._zone(track, snapshot) for name, track in self.zones.items()}
+        for fan in self.fans:
+            decision = decisions.get(fan.config.zone)
+            zone_duty = decision.duty if decision is not None else FULL
+            duty = fan_duty(zone_duty, fan.duty, fan.limits)
+            if duty != fan.duty:
+                await self._write(fan, duty)
+        return snapshot
+
+    def _zone(self, track: ZoneTrack, snapshot: HostSnapshot) -> ZoneDecision:
+        zone, now = track.zone, snapshot.taken_at
+        max_age = stale_after(zone, self.stale_period)
+        reading = zone_reading(zone.sources, snapshot.drives, snapshot.sensors, now, max_age)
+        decision, track.state = zone_step(zone, track.state, reading, now)
+        key = (decision.duty, decision.failsafe)
+        if key != track.last:
+            track.last = key
+            if decision.failsafe:
+                why = decision.reason.removeprefix("fail-safe: ")
+                self.log.warning(f"zone {zone.name}: FAIL-SAFE 100 %: {why}")
+            else:
+                self.log.info(f"zone {zone.name}: {decision.duty:g} % ({decision.reason})")
+        return decision
+
+    async def _write(self, fan: RiggedFan, duty: float) -> None:
+        before = "-" if fan.duty is None else f"{fan.duty:g}"
+        try:
+            await fan.driver.set(duty)
+        except (DriverError, ValueError) as exc:
+            self._writer.take()
+            await self._fail_safe(fan, str(exc))
+            return
+        fan.duty, fan.trouble = duty, None
+        self.log.info(f"fan {fan.config.name}: {before} -> {duty:g} %{self._writes()}")
+
+    async def _fail_safe(self, fan: RiggedFan, why: str) -> None:
+        """After a failed write: full speed, or at least say it could not be done."""
+        if why != fan.trouble:
+            self.log.error(f"fan {fan.config.name}: write failed: {why}; trying full speed")
+        fan.trouble = why
+        try:
+            await fan.driver.full()
+        except DriverError as exc:
+            self._writer.take()
+            fan.duty = None  # unknown: write again next period
+            self.log.error(f"fan {fan.config.name}: full speed failed too: {exc}")
+            return
+        fan.duty = FULL
+        self.log.warning(f"fan {fan.config.name}: full speed (fail-safe){self._writes()}")
+
+    def _writes(self) -> str:
+        done = self._writer.take()
+        if not done:
+            return ""
+        return f" [{'dry run: ' if self._writer.dry_run else ''}{'; '.join(done)}]"
+
+    async def restore_all(self) -> bool:
+        """Give every fan back (original `pwmN_enable`, or full speed); True if all went."""
+        ok = True
+        for fan in self.fans:
+            ok = await self._restore(fan) and ok
+        return ok
+
+    async def _restore(self, fan: RiggedFan) -> bool:
+        try:
+            await fan.driver.restore()
+        except DriverError as exc:
+            self._writer.take()
+            self.log.error(f"fan {fan.config.name}: restore failed: {exc}; trying full speed")
+            await self._fail_safe(fan, str(exc))
+            return False
+        done = self._writes()
+        if done:
+            self.log.info(f"fan {fan.config.name}: restored{done}")
+        return True
+
+    async def full_speed(self) -> bool:
+        """Every fan at full speed now (the systemd unit's ExecStopPost); True if all went."""
+        ok = True
+        for fan in self.fans:
+            try:
+                await fan.driver.full()
+            except DriverError as exc:
+                self._writer.take()
+                self.log.error(f"fan {fan.config.name}: full speed failed: {exc}")
+                ok = False
+                continue
+            self.log.info(f"fan {fan.config.name}: full speed{self._writes()}")
+        return ok
+
+    async def check_config(self, *, forced: bool = False) -> None:
+        """Reload the configuration if its file changed (or `forced`: SIGHUP)."""
+        config = self.session.config
+        stamp = file_stamp(config)
+        if not forced and stamp == self._stamp:
+            return
+        self._stamp = stamp
+        if config.path is None:
+            self.log.info("no configuration file to reload")
+            return
+        try:
+            fresh = load_config(config.path)
+        except ConfigError as exc:
+            self.log.warning(f"configuration not reloaded, keeping the running one: {exc}")
+            return
+        await self.apply(fresh)
+        self.log.info(f"configuration reloaded from {config.path}")
+
+    async def apply(self, config: Config) -> None:
+        """Run on `config` from now on: changed zones start afresh, changed fans are rebuilt."""
+        self.session.config = config
+        old_zones = self.zones
+        self.zones = {
+            z.name: old_zones[z.name]
+            if z.name in old_zones and old_zones[z.name].zone == z
+            else ZoneTrack(z)
+            for z in config.zones
+        }
+        kept: list[RiggedFan] = []
+        old_fans = {f.config.name: f for f in self.fans}
+        for cfg in config.fans:
+            old = old_fans.pop(cfg.name, None)
+            if old is not None and _output(old.config) == _output(cfg):
+                old.config = cfg  # the same output: new limits or zone, same driver
+                kept.append(old)
+                continue
+            driver = self._build(cfg)
+            if isinstance(driver, str):
+                self.log.warning(f"fan {cfg.name}: {driver}; keeping it as it was")
+                if old is not None:
+                    kept.append(old)
+                continue
+            if old is not None:
+                await self._restore(old)
+            self.log.info(f"fan {cfg.name}: {describe(cfg)}")
+            kept.append(RiggedFan(cfg, driver))
+        for gone in old_fans.values():
+            await self._restore(gone)
+        self.fans = kept
+
+
+def _output(cfg: FanConfig) -> tuple[object, ...]:
+    """What a fan's driver writes to: unchanged, a reload keeps the driver (and its state)."""
+    return (cfg.driver, cfg.hwmon_name, cfg.hwmon_device, cfg.pwm, cfg.ipmi_zone, cfg.set_command)

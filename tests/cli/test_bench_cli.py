@@ -1,0 +1,153 @@
+"""`nastui bench` as real subprocesses: list, run (the demo's replay, and real fio on a temp
+directory), show, compare, SVG and CSV export, exit codes; and that it never loads Textual."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO, require_tool
+
+
+def bench(
+    cmd: list[str], runs: Path, *args: str, check: int | None = 0
+) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "NASTUI_BENCH_DIR": str(runs), "NO_COLOR": "1"}
+    done = subprocess.run(
+        [*cmd, "bench", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=REPO,
+        timeout=120,
+        check=False,
+    )
+    if check is not None:
+        assert done.returncode == check, done.stderr + done.stdout
+    return done
+
+
+def test_list_names_every_profile(nastui_cmd: list[str], tmp_path: Path) -> None:
+    out = bench(nastui_cmd, tmp_path, "list").stdout
+    for name in ("cdm", "sweep", "randrw", "wsc", "fill", "dd", "custom"):
+        assert f"  {name} " in out
+    assert "no saved runs yet" in out
+    data = json.loads(bench(nastui_cmd, tmp_path, "list", "--json").stdout)
+    assert [p["name"] for p in data["profiles"]][:2] == ["cdm", "sweep"]
+
+
+def test_demo_runs_show_and_compare(nastui_cmd: list[str], tmp_path: Path) -> None:
+    first = bench(nastui_cmd, tmp_path, "run", "randrw", "--demo")
+    assert "randrw 4K 50/50 QD1" in first.stdout and "complete" in first.stdout
+    assert "IOPS" in first.stdout and "p99" in first.stdout
+    bench(nastui_cmd, tmp_path, "run", "randrw", "--demo", "--ascii")
+    saved = sorted(p.name for p in tmp_path.iterdir())
+    assert len([n for n in saved if n.endswith(".json")]) == 2
+    assert len([n for n in saved if n.endswith(".csv")]) == 2
+    shown = bench(nastui_cmd, tmp_path, "show", "last", "--ascii", "--metric", "p99").stdout
+    assert "p99 lat: o p50  x p99 over time" in shown
+    assert shown.isascii()
+    data = json.loads(bench(nastui_cmd, tmp_path, "show", "last", "--json").stdout)
+    assert data["run"]["tool"] == "fio (replayed recording)"
+    assert data["run"]["state"] == "complete"
+    csv = bench(nastui_cmd, tmp_path, "show", "last-1", "--csv").stdout
+    assert csv.splitlines()[0].startswith("kind,run_id,model,serial,firmware,profile")
+    svg = tmp_path / "cmp.svg"
+    compared = bench(nastui_cmd, tmp_path, "compare", "last", "last-1", "--svg", str(svg)).stdout
+    assert "#1 " in compared and "#2 " in compared and "+0%" in compared
+    assert len(ET.fromstring(svg.read_text()).findall("{http://www.w3.org/2000/svg}polyline")) == 2
+
+
+def test_usage_errors_exit_64(nastui_cmd: list[str], tmp_path: Path) -> None:
+    assert "neither a block device nor a directory" in (
+        bench(nastui_cmd, tmp_path, "run", "cdm", "/dev/null", check=64).stderr
+    )
+    assert (
+        "no such"
+        in bench(nastui_cmd, tmp_path, "run", "cdm", "/nonexistent", check=64).stderr.lower()
+    )
+    assert "--job" in bench(nastui_cmd, tmp_path, "run", "custom", str(tmp_path), check=64).stderr
+    assert "no saved run" in bench(nastui_cmd, tmp_path, "show", "nope", check=64).stderr
+    bench(nastui_cmd, tmp_path, "compare", "last", check=64)
+    bench(nastui_cmd, tmp_path, "run", "nosuchprofile", check=64)
+
+
+@pytest.mark.integration
+def test_real_fio_run_on_a_temp_directory(nastui_cmd: list[str], tmp_path: Path) -> None:
+    require_tool("fio", "fio")
+    work = tmp_path / "work"
+    work.mkdir()
+    args = ("run", "sweep", str(work), "--iodepth", "1,2", "--runtime", "1", "--size", "8M")
+    done = bench(nastui_cmd, tmp_path / "runs", *args)
+    assert "QD1 x1" in done.stdout and "QD2 x1" in done.stdout
+    assert "smaller than twice the RAM" in done.stdout
+    assert list(work.iterdir()) == []
+    data = json.loads(bench(nastui_cmd, tmp_path / "runs", "show", "last", "--json").stdout)
+    assert data["run"]["target"]["kind"] == "directory"
+    assert data["run"]["steps"][1]["read_iops"] > 0
+
+
+@pytest.mark.integration
+def test_device_in_use_is_refused_with_exit_77(nastui_cmd: list[str], tmp_path: Path) -> None:
+    """The root filesystem's device: mounted, so refused before anything runs."""
+    root_dev = next(
+        line.split()[0]
+        for line in Path("/proc/self/mounts").read_text().splitlines()
+        if line.split()[1] == "/" and line.startswith("/dev/")
+    )
+    done = bench(nastui_cmd, tmp_path, "run", "dd", root_dev, "--confirm", "x", check=77)
+    assert "in use, nothing written" in done.stdout and "mounted at /" in done.stdout
+
+
+def test_bench_list_does_not_load_textual(tmp_path: Path) -> None:
+    code = (
+        "import sys, io, contextlib, json\n"
+        "sys.argv = ['nastui', 'bench', 'list']\n"
+        "from nastui.entry import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    main()\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
+    env = {**os.environ, "NASTUI_BENCH_DIR": str(tmp_path)}
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+        cwd=REPO,
+    )
+    loaded = set(json.loads(out.stdout.strip().splitlines()[-1]))
+    assert not {m for m in loaded if m == "textual" or m.startswith(("textual.", "nastui.ui"))}
+
+
+@pytest.mark.integration
+def test_ctrl_c_stops_fio_and_keeps_the_partial_result(
+    nastui_cmd: list[str], tmp_path: Path
+) -> None:
+    require_tool("fio", "fio")
+    work, runs = tmp_path / "work", tmp_path / "runs"
+    work.mkdir()
+    env = {**os.environ, "NASTUI_BENCH_DIR": str(runs)}
+    argv = [*nastui_cmd, "bench", "run", "randrw", str(work), "--runtime", "60", "--size", "16M"]
+    proc = subprocess.Popen(
+        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=REPO
+    )
+    time.sleep(3.5)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert "interrupted" in out and "partial result kept" in out
+    (saved,) = runs.glob("*.json")
+    data = json.loads(saved.read_text())["run"]
+    assert data["state"] == "interrupted"
+    assert data["steps"][0]["read_iops"] > 0 and data["steps"][0]["seconds"] < 30
+    assert list(work.iterdir()) == []

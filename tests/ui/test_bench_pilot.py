@@ -1,0 +1,185 @@
+"""The bench screen driven with the keyboard (Pilot), on recorded streams: run, stop (partial
+result kept), options, targets, the serial confirmation for raw writes, SVG export, the compare
+view; and the chart widget repainting only the cells that changed."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+from textual.geometry import Region
+from textual.pilot import Pilot
+
+from nastui.bench.replay import ReplayHost, demo_recordings, demo_target
+from nastui.model import RunState, TargetKind
+from nastui.ui.app import NastuiApp
+from nastui.ui.screens.bench import BenchScreen
+from nastui.ui.screens.bench_compare import BenchCompareScreen
+from nastui.ui.screens.bench_modals import OptionsForm, SerialConfirm, TargetPicker
+from nastui.ui.screens.bench_source import source_for
+from nastui.ui.widgets.benchchart import BenchChart
+from nastui.ui.widgets.textpanel import TextPanel
+from tests.ui.helpers import demo_app
+
+
+def app_with(source_changes: dict[str, Any], *, pace: float = 0.0) -> NastuiApp:
+    app = demo_app()
+    base = source_for(app.session, lambda: app.snapshot, live=False)
+    host = ReplayHost(demo_recordings(), pace=pace)
+    app.bench_source = dataclasses.replace(base, host=host, **source_changes)
+    return app
+
+
+def found(directory: Path, pattern: str) -> list[Path]:
+    return list(directory.glob(pattern))
+
+
+async def open_bench(pilot: Pilot[int]) -> BenchScreen:
+    await pilot.pause()
+    await pilot.press("n")
+    await pilot.pause()
+    screen = pilot.app.screen
+    assert isinstance(screen, BenchScreen)
+    return screen
+
+
+async def test_run_draws_graphs_and_saves(tmp_path: Path) -> None:
+    app = app_with({"runs_dir": tmp_path})
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_bench(pilot)
+        assert screen.target is not None and screen.target.path == "/tmp"
+        await pilot.press("r")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.status == (RunState.COMPLETE, "1 step complete")
+        assert "randrw 4K 50/50 QD1" in screen.query_one("#bench-steps", TextPanel).plain
+        iops = screen.query_one("#chart-iops", BenchChart).plain
+        assert iops.startswith("IOPS  now 24k  mean 27k") and "█" in iops
+        assert "diskstats" in screen.query_one("#bench-now", TextPanel).plain
+        assert len(found(tmp_path, "*.json")) == 1
+        await pilot.press("x")
+        await pilot.pause()
+        assert len(found(tmp_path, "*-iops.svg")) == 1
+
+
+async def test_stop_keeps_the_partial_result() -> None:
+    app = app_with({}, pace=0.1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_bench(pilot)
+        await pilot.press("r")
+        await pilot.pause(0.5)
+        assert screen.running
+        await pilot.press("s")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.status is not None and screen.status[0] is RunState.INTERRUPTED
+        assert screen.runs[-1].steps[0].iops > 0
+        assert 0 < len(screen.samples) < 20
+
+
+async def test_options_form_changes_the_profile() -> None:
+    app = app_with({})
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_bench(pilot)
+        await pilot.press("o")
+        await pilot.pause()
+        assert isinstance(app.screen, OptionsForm)
+        await pilot.press("right", "down", "right", "enter")  # randrw -> wsc; size 1G -> 4G
+        await pilot.pause()
+        assert screen.settings.profile == "wsc"
+        assert screen.settings.size_bytes == 4 << 30
+        assert "wsc write-sync-close" in screen.query_one("#bench-setup", TextPanel).plain
+
+
+async def test_a_pool_member_is_offered_and_refused() -> None:
+    app = app_with({})
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await open_bench(pilot)
+        await pilot.press("t")
+        await pilot.pause()
+        assert isinstance(app.screen, TargetPicker)
+        await pilot.press("down", "enter")  # the first drive after the demo directory
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.target is not None and screen.target.kind is TargetKind.DEVICE
+        assert screen.target.in_use
+        await pilot.press("r")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.status is not None and screen.status[0] is RunState.REFUSED
+        assert "in use, nothing written" in screen.status[1]
+
+
+async def test_raw_device_writes_ask_for_the_serial() -> None:
+    device = dataclasses.replace(demo_target(), kind=TargetKind.DEVICE, path="/dev/nastui-none")
+    app = app_with({"target": device})
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_bench(pilot)
+        await pilot.press("r")
+        await pilot.pause()
+        assert isinstance(app.screen, SerialConfirm)
+        await pilot.press(*"sdc", "enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.status is not None and "does not match" in screen.status[1]
+        await pilot.press("r")
+        await pilot.pause()
+        await pilot.press(*"PN2334PBG6P4SK", "enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        # The serial is right; the kernel-level check then finds no such device to hold.
+        assert screen.status is not None and "cannot be opened" in screen.status[1]
+
+
+async def test_compare_view_marks_and_metrics(tmp_path: Path) -> None:
+    app = app_with({"runs_dir": tmp_path})
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_bench(pilot)
+        for _ in range(2):
+            await pilot.press("r")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+        await pilot.press("c")
+        await pilot.pause()
+        compare = app.screen
+        assert isinstance(compare, BenchCompareScreen)
+        assert len(compare.chosen()) == 2
+        table = compare.query_one("#compare-table", TextPanel).plain
+        assert "#2 IOPS" in table and "+8%" in table
+        await pilot.press("m", "m", "m")
+        await pilot.pause()
+        assert compare.metric == "p99"
+        await pilot.press("x")
+        await pilot.pause()
+        assert found(tmp_path, "compare-*-p99.svg")
+        await pilot.press("space")  # unmark #2
+        await pilot.pause()
+        assert len(compare.chosen()) == 1
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, BenchScreen)
+
+
+async def test_chart_repaints_only_changed_cells() -> None:
+    app = app_with({}, pace=0.0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_bench(pilot)
+        await pilot.press("r")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        chart = screen.query_one("#chart-iops", BenchChart)
+        regions: list[Region] = []
+        original = chart.refresh
+
+        def spy(*regs: Region, **kwargs: object) -> BenchChart:
+            regions.extend(regs)
+            return original(*regs, **kwargs)  # type: ignore[arg-type]
+
+        chart.refresh = spy  # type: ignore[method-assign]
+        last = screen.samples[-1]
+        screen.samples.append(dataclasses.replace(last, t=last.t + 1))
+        screen.redraw()
+        assert regions, "the new sample was not drawn"
+        assert all(r.width <= 2 for r in regions[1:])  # one new column (the title line aside)
+        assert sum(r.width * r.height for r in regions) < chart.size.width * 2

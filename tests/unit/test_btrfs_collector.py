@@ -1,0 +1,128 @@
+"""The btrfs collector through the real runner: a fake `btrfs` on PATH replaying this machine's
+btrfs-progs 6.2 captures, a fake /proc/self/mountinfo and /sys/fs/btrfs tree."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from nastui.collectors import btrfs
+from nastui.collectors.btrfs import BtrfsCollector, Mount, parse_mountinfo
+from nastui.model import CollectorError, Pool, PoolState, ScanKind, ScanState
+from tests.fakepools import FIXTURES, FakeTools, install, write
+
+LAB = FIXTURES / "btrfs/lab"
+UUID = "13221045-9a98-406d-815c-0091e7818e6f"
+MNT = "/srv/lab pool"
+MOUNTINFO = "43 27 0:39 / /srv/lab\\040pool rw,relatime - btrfs /dev/loop0 rw,subvol=/\n"
+
+
+@pytest.fixture
+def tools(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> FakeTools:
+    return install(tmp_path, monkeypatch)
+
+
+def args(argv: tuple[str, ...]) -> str:
+    return " ".join(argv[1:])
+
+
+def root_tree(tmp_path: Path, mountinfo: str = MOUNTINFO) -> Path:
+    root = tmp_path / "root"
+    write(root / "proc/self/mountinfo", "22 1 8:1 / / rw - ext4 /dev/sda1 rw\n" + mountinfo)
+    (root / "sys/fs/btrfs" / UUID / "allocation/data/raid1").mkdir(parents=True)
+    write(root / "sys/fs/btrfs" / UUID / "sectorsize", "4096\n")
+    return root
+
+
+def lab_answers(tools: FakeTools, show: str = "btrfs_filesystem_show_--raw__raid1.txt") -> None:
+    text = (LAB / show).read_text().replace("f519db33-6db6-4f3c-90f9-1bebedbbd9c4", UUID)
+    tools.answer("btrfs", args(btrfs.show_argv()), text)
+    tools.answer_file(
+        "btrfs", args(btrfs.stats_argv(MNT)), LAB / "btrfs_device_stats__corrected.txt"
+    )
+    for raw, name in ((False, "--raw"), (True, "-R")):
+        path = LAB / f"btrfs_scrub_status_{name}__finished_corrected.txt"
+        tools.answer_file("btrfs", args(btrfs.scrub_argv(MNT, raw_counters=raw)), path)
+    tools.answer_file(
+        "btrfs", args(btrfs.replace_argv(MNT)), LAB / "btrfs_replace_status_-1__never.txt"
+    )
+
+
+def collect(root: Path) -> tuple[tuple[Pool, ...], tuple[CollectorError, ...]]:
+    return asyncio.run(BtrfsCollector(root).collect(1795250400.0))
+
+
+def test_argv() -> None:
+    assert btrfs.show_argv() == ("btrfs", "filesystem", "show", "--raw")
+    assert btrfs.stats_argv("/m") == ("btrfs", "device", "stats", "/m")
+    assert btrfs.scrub_argv("/m", raw_counters=False) == ("btrfs", "scrub", "status", "--raw", "/m")
+    assert btrfs.scrub_argv("/m", raw_counters=True) == ("btrfs", "scrub", "status", "-R", "/m")
+    assert btrfs.replace_argv("/m") == ("btrfs", "replace", "status", "-1", "/m")
+
+
+def test_mountinfo_unescapes_and_keeps_btrfs_only() -> None:
+    assert parse_mountinfo("22 1 8:1 / / rw - ext4 /dev/sda1 rw\n" + MOUNTINFO) == [
+        Mount("/dev/loop0", MNT, "/", "rw,subvol=/")
+    ]
+    degraded = parse_mountinfo((LAB / "mountinfo__degraded.txt").read_text())
+    assert degraded[0].options.startswith("rw,degraded")
+
+
+def test_mounted_raid1(tools: FakeTools, tmp_path: Path) -> None:
+    lab_answers(tools)
+    pools, errors = collect(root_tree(tmp_path))
+    assert errors == ()
+    (pool,) = pools
+    assert (pool.name, pool.mountpoint, pool.uuid, pool.state) == (
+        "nastui-lab",
+        MNT,
+        UUID,
+        PoolState.ONLINE,
+    )
+    assert pool.root.children[0].name == "raid1"  # the data profile, from sysfs
+    assert pool.last_scrub is not None and pool.last_scrub.repaired_bytes == 4096 * 4096
+    assert len(tools.calls) == 5
+
+
+def test_replace_running(tools: FakeTools, tmp_path: Path) -> None:
+    lab_answers(tools, "btrfs_filesystem_show_--raw__replacing.txt")
+    tools.answer_file(
+        "btrfs", args(btrfs.replace_argv(MNT)), LAB / "btrfs_replace_status_-1__running.txt"
+    )
+    (pool,), _ = collect(root_tree(tmp_path))
+    assert pool.scan is not None
+    assert (pool.scan.kind, pool.scan.state) == (ScanKind.REPLACE, ScanState.RUNNING)
+
+
+def test_unmounted_complete_is_skipped_and_incomplete_shown(
+    tools: FakeTools, tmp_path: Path
+) -> None:
+    lab_answers(tools)
+    assert collect(root_tree(tmp_path, mountinfo="")) == ((), ())
+    missing = (LAB / "btrfs_filesystem_show_--raw__missing.txt").read_text()
+    tools.answer("btrfs", args(btrfs.show_argv()), missing)
+    (pool,), errors = collect(root_tree(tmp_path / "2", mountinfo=""))
+    assert errors == () and pool.state is PoolState.DEGRADED and pool.mountpoint is None
+    assert tools.calls[-1] == "btrfs filesystem show --raw"  # nothing run on an unmounted fs
+
+
+def test_not_root(tools: FakeTools, tmp_path: Path) -> None:
+    tools.answer(
+        "btrfs", args(btrfs.show_argv()), "", "ERROR: cannot open /dev/loop1: Permission denied\n"
+    )
+    assert collect(root_tree(tmp_path)) == ((), (CollectorError("btrfs", btrfs.NEEDS_ROOT),))
+
+
+def test_not_installed(tools: FakeTools, tmp_path: Path) -> None:
+    assert collect(root_tree(tmp_path)) == ((), (CollectorError("btrfs", btrfs.NOT_INSTALLED),))
+
+
+def test_unreadable_scrub_status_is_one_line(tools: FakeTools, tmp_path: Path) -> None:
+    lab_answers(tools)
+    tools.answer("btrfs", args(btrfs.scrub_argv(MNT, raw_counters=False)), "Status: exploded\n")
+    pools, errors = collect(root_tree(tmp_path))
+    assert pools == ()
+    (error,) = errors
+    assert error.source == "btrfs:nastui-lab" and "line 1" in error.message

@@ -1,0 +1,306 @@
+"""The locate ladder: SES sysfs writes asserted on a fake /sys/class/enclosure tree, ledctl and
+sg_ses asserted by their argv (and answered with real captured failures), the activity blink
+reading a file read-only, and what is recorded for the bay LED state."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from nastui.collectors.drives import DriveCollector
+from nastui.collectors.enclosure_leds import lit_records
+from nastui.collectors.runner import CommandResult, run
+from nastui.control.blink import Blinker, BlinkPlan, offsets, read_flags
+from nastui.control.locate_ladder import (
+    LEDCTL,
+    SES,
+    SG_SES,
+    LadderLocator,
+    enclosure_sg_devices,
+    ledctl_argv,
+    sg_ses_argv,
+)
+from nastui.control.locate_state import LedBook
+from nastui.core.statefiles import BLINK
+from nastui.model import (
+    BaySlot,
+    Drive,
+    DriveIdentity,
+    EnclosureSlot,
+    HostSnapshot,
+    LedState,
+    PowerState,
+)
+from tests.conftest import FIXTURES, require_tool
+from tests.fakesys import SAS_PARENT, FakeDisk, add_enclosure, build
+
+NOW = 1_700_000_000.0
+LOCAL = FIXTURES / "enclosure/local"
+
+
+def captured(name: str) -> CommandResult:
+    record = json.loads((LOCAL / f"{name}.json").read_text())
+    return CommandResult(
+        tuple(record["argv"]), record["returncode"], record["stdout"], record["stderr"], 0.1
+    )
+
+
+class FakeTools:
+    """Answers ledctl and sg_ses from canned results; records every argv."""
+
+    def __init__(self, answers: dict[str, CommandResult | None]) -> None:
+        self.answers = answers
+        self.argv: list[tuple[str, ...]] = []
+
+    async def __call__(self, argv: tuple[str, ...], *, timeout: float) -> CommandResult:
+        self.argv.append(tuple(argv))
+        answer = self.answers.get(argv[0])
+        if answer is None:
+            return CommandResult(tuple(argv), 127, "", "", 0.0, error=f"{argv[0]} not found")
+        return answer
+
+
+OK = CommandResult(("x",), 0, "", "", 0.1)
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    disks = [
+        FakeDisk(
+            "sdb",
+            SAS_PARENT.format(h=1, n=3),
+            vendor="HGST",
+            model="HUH721212AL4204",
+            vpd_serial="SERB",
+            sas_address="0x5000cca253066623",
+        ),
+        FakeDisk(
+            "sdc",
+            SAS_PARENT.format(h=1, n=5),
+            vendor="HGST",
+            model="HUH721212AL4204",
+            vpd_serial="SERC",
+        ),
+    ]
+    tree = build(tmp_path / "root", disks)
+    add_enclosure(tree, {3: "sdb", 4: None})
+    (tree / "dev/sdc").write_bytes(os.urandom(4 << 20))  # something to read for the blink
+    return tree
+
+
+async def snapshot_of(root: Path, tmp_path: Path) -> HostSnapshot:
+    report = await DriveCollector(root, run=FakeTools({}), state_dir=tmp_path / "state").collect(
+        NOW
+    )
+    slots = tuple(
+        BaySlot(bay, key, led=report.leds.get(bay, LedState.UNKNOWN))
+        for key, (bay, _) in report.located.items()
+    )
+    slots += (BaySlot(5, "SERC"),)
+    return HostSnapshot("box", NOW, slots=slots, drives=report.drives)
+
+
+def ladder(
+    root: Path,
+    tmp_path: Path,
+    snapshot: HostSnapshot,
+    tools: FakeTools,
+    *,
+    blinker: Blinker | None = None,
+    blink_seconds: float = 120.0,
+) -> LadderLocator:
+    return LadderLocator(
+        root,
+        run=tools,
+        latest=lambda: snapshot,
+        state_dir=tmp_path / "state",
+        blinker=blinker,
+        blink_seconds=blink_seconds,
+    )
+
+
+def blinking(blinker: Blinker) -> str | None:
+    return blinker.active
+
+
+def locate_file(root: Path, slot: int) -> Path:
+    return root / f"sys/class/enclosure/1:0:24:0/Slot{slot:02d}/locate"
+
+
+async def test_ses_first_writes_the_slot_locate_file_and_reads_it_back(
+    root: Path, tmp_path: Path
+) -> None:
+    snap = await snapshot_of(root, tmp_path)
+    tools = FakeTools({})
+    locator = ladder(root, tmp_path, snap, tools)
+    result = await locator.locate(3, True)
+    assert (result.ok, result.method, result.bay) == (True, SES, 3)
+    assert locate_file(root, 3).read_text() == "1\n"
+    assert result.message.startswith(
+        "bay 3 sdb: locate on (SES slot Slot03 of enclosure 500304801f3ae07f"
+    )
+    assert tools.argv == []  # nothing else was tried
+    assert [(r.bay, r.method) for r in LedBook(tmp_path / "state").records()] == [(3, SES)]
+    off = await locator.locate(3, False)
+    assert off.ok and off.method == SES and locate_file(root, 3).read_text() == "0\n"
+    assert LedBook(tmp_path / "state").records() == []
+
+
+async def test_the_collector_shows_what_was_lit(root: Path, tmp_path: Path) -> None:
+    snap = await snapshot_of(root, tmp_path)
+    await ladder(root, tmp_path, snap, FakeTools({})).locate(3, True)
+    report = await DriveCollector(root, run=FakeTools({}), state_dir=tmp_path / "state").collect(
+        NOW + 5
+    )
+    assert report.leds[3] is LedState.LOCATE  # the enclosure's own readback
+
+
+async def test_without_ses_ledctl_is_next(root: Path, tmp_path: Path) -> None:
+    snap = await snapshot_of(root, tmp_path)
+    tools = FakeTools({"ledctl": OK})
+    result = await ladder(root, tmp_path, snap, tools).locate(5, True)
+    device = str(root / "dev/sdc")
+    assert (result.ok, result.method) == (True, LEDCTL)
+    assert tools.argv == [("ledctl", f"locate={device}")]
+    assert ledctl_argv(device, False) == ("ledctl", f"locate_off={device}")
+    records = lit_records(tmp_path / "state", NOW)
+    assert [(r.bay, r.method, r.target) for r in records] == [
+        (5, LEDCTL, f"ledctl locate={device}")
+    ]
+
+
+async def test_off_uses_the_method_that_lit_it(root: Path, tmp_path: Path) -> None:
+    snap = await snapshot_of(root, tmp_path)
+    tools = FakeTools({"ledctl": OK})
+    locator = ladder(root, tmp_path, snap, tools)
+    await locator.locate(5, True)
+    await locator.locate(5, False)
+    assert tools.argv[-1] == ("ledctl", f"locate_off={root / 'dev/sdc'}")
+    assert lit_records(tmp_path / "state", NOW) == []
+
+
+async def test_sg_ses_by_slot_number_and_by_sas_address(root: Path, tmp_path: Path) -> None:
+    snap = await snapshot_of(root, tmp_path)
+    sg = str(root / "dev/sg24")
+    assert sg_ses_argv(sg, True, slot=3, sas_address=None) == (
+        "sg_ses",
+        "--dev-slot-num=3",
+        "--set=ident",
+        sg,
+    )
+    assert sg_ses_argv(sg, False, slot=None, sas_address="0x5000cca253066623") == (
+        "sg_ses", "--sas-addr=0x5000cca253066623", "--clear=ident", sg,
+    )  # fmt: skip
+    assert enclosure_sg_devices(root) == [sg]
+    tools = FakeTools({"sg_ses": OK})
+    locator = ladder(root, tmp_path, snap, tools)
+    sdb = snap.drive("SERB")
+    assert sdb is not None
+    result = await locator.locate_drive(sdb, 3, True, method=SG_SES)
+    assert result.ok and tools.argv == [("sg_ses", "--dev-slot-num=3", "--set=ident", sg)]
+
+
+async def test_when_nothing_works_every_rung_says_why_in_one_line(
+    root: Path, tmp_path: Path
+) -> None:
+    snap = await snapshot_of(root, tmp_path)
+    tools = FakeTools(
+        {
+            "ledctl": captured("ledctl-locate-unsupported"),
+            "sg_ses": captured("sg_ses-not-permitted"),
+        }
+    )
+    snap = HostSnapshot(
+        snap.host,
+        NOW,
+        slots=snap.slots,
+        drives=tuple(
+            d if d.dev != "sdc" else Drive(d.dev, d.identity, power=PowerState.STANDBY)
+            for d in snap.drives
+        ),
+    )
+    result = await ladder(root, tmp_path, snap, tools).locate(5, True)
+    assert not result.ok and result.method == "none"
+    assert "\n" not in result.message
+    assert result.message.startswith(
+        "bay 5 sdc: could not light a locate LED: ses-sysfs: no SES enclosure slot holds sdc"
+    )
+    assert "ledctl: ledctl: /dev/vda: device not supported" in result.message
+    assert "sg_ses: no enclosure device known to hold this drive" in result.message
+    assert "activity-blink: sdc is in standby and reading would wake it" in result.message
+
+
+async def test_an_empty_bay_or_no_poll_yet_is_refused(root: Path, tmp_path: Path) -> None:
+    snap = await snapshot_of(root, tmp_path)
+    empty = await ladder(root, tmp_path, snap, FakeTools({})).locate(9, True)
+    assert not empty.ok and "nothing to locate" in empty.message
+    early = LadderLocator(root, run=FakeTools({}), latest=lambda: None, state_dir=tmp_path)
+    assert "not polled yet" in (await early.locate(3, True)).message
+
+
+async def test_activity_blink_reads_only_and_stops(root: Path, tmp_path: Path) -> None:
+    snap = await snapshot_of(root, tmp_path)
+    opened: list[tuple[str, int]] = []
+
+    def spy(path: str, flags: int) -> int:
+        opened.append((path, flags))
+        return os.open(path, flags)
+
+    blinker = Blinker(opener=spy, chunk=65536)
+    locator = ladder(root, tmp_path, snap, FakeTools({}), blinker=blinker, blink_seconds=30.0)
+    target = root / "dev/sdc"
+    before = hashlib.sha256(target.read_bytes()).hexdigest()
+    sdc = snap.drive("SERC")
+    assert sdc is not None
+    result = await locator.locate_drive(sdc, 5, True, method=BLINK)
+    assert result.ok and result.method == BLINK and blinking(blinker) == "SERC"
+    await asyncio.sleep(0.6)
+    assert blinker.bytes_read > 0
+    (record,) = lit_records(tmp_path / "state", time.time())
+    assert (record.method, record.pid) == (BLINK, os.getpid())
+    off = await locator.locate_drive(sdc, 5, False)
+    assert off.ok and blinking(blinker) is None
+    assert hashlib.sha256(target.read_bytes()).hexdigest() == before
+    assert opened and all(path == str(target) for path, _ in opened)
+    for _, flags in opened:
+        assert flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND) == 0
+
+
+def test_a_blink_ends_by_itself(tmp_path: Path) -> None:
+    disk = tmp_path / "disk"
+    disk.write_bytes(b"\1" * (1 << 20))
+    blinker = Blinker(chunk=4096)
+    blinker.start(BlinkPlan(disk, seconds=0.3, on_s=0.1, off_s=0.05), "K")
+    assert blinker.wait(5.0) and blinker.error is None and blinker.bytes_read > 0
+    bad = Blinker()
+    bad.start(BlinkPlan(tmp_path / "missing", seconds=1), "K")
+    assert bad.wait(5.0) and bad.error is not None and "cannot open" in bad.error
+
+
+def test_blink_offsets_are_aligned_and_inside_the_disk() -> None:
+    size = 10 << 30
+    spots = offsets(size, 500)
+    assert all(o % 4096 == 0 and 0 <= o <= size - (1 << 20) for o in spots)
+    assert len(set(spots)) > 400
+    assert read_flags(direct=False) & os.O_ACCMODE == os.O_RDONLY
+
+
+@pytest.mark.integration
+async def test_real_ledctl_and_sg_ses_failures_are_reported(root: Path, tmp_path: Path) -> None:
+    require_tool("ledctl", "ledmon")
+    require_tool("sg_ses", "sg3-utils")
+    snap = await snapshot_of(root, tmp_path)
+    gone = root / "no-such"  # neither tool may touch a real device in a test
+    slot = EnclosureSlot("e", 3, sg_device=str(gone / "dev/sg99"))
+    drive = Drive("sdq", DriveIdentity(serial="Q"), power=PowerState.STANDBY, slot=slot)
+    locator = LadderLocator(gone, run=run, latest=lambda: snap, state_dir=tmp_path / "state")
+    result = await locator.locate_drive(drive, None, True)
+    assert not result.ok and result.method == "none"
+    assert "ledctl: ledctl: IBPI LOCATE: missing block device(s)" in result.message
+    assert "sg_ses: sg_ses failed: No such file or directory" in result.message
