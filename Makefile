@@ -10,14 +10,20 @@ STAMP       := $(VENV)/.nastui-installed
 SCENARIO    ?= healthy-24-bay
 
 # Debian packages the test suite drives for real (see tests/integration and ../shared/lab).
-APT_PACKAGES := tmux util-linux btrfs-progs fio openipmi ipmitool smartmontools sg3-utils ledmon e2fsprogs hdparm sdparm
+APT_PACKAGES := tmux util-linux btrfs-progs fio openipmi ipmitool smartmontools sg3-utils ledmon e2fsprogs hdparm sdparm snmpd snmp libsnmp40 python3-venv
 
-.PHONY: demo test lint typecheck unit perf screenshots apt venv clean
+# snmpsim (PyPI) serves SNMP recordings to the fleet tests. As root it must drop privileges to
+# nobody, who cannot read a Python under /root: its venv is built from Debian's python3 in a
+# directory everyone can read (tests look there, or at $$NASTUI_SNMPSIM).
+SNMPSIM_DIR ?= /opt/nastui-test/snmpsim
+SNMPSIM     := $(SNMPSIM_DIR)/bin/snmpsim-command-responder
+
+.PHONY: demo test lint typecheck unit perf screenshots apt snmpsim venv clean
 
 demo: $(STAMP)
 	$(BIN)/nastui --demo --scenario $(SCENARIO)
 
-test: apt $(STAMP) lint typecheck unit
+test: apt snmpsim $(STAMP) lint typecheck unit
 
 lint: $(STAMP)
 	$(BIN)/ruff check nastui tests
@@ -30,7 +36,7 @@ typecheck: $(STAMP)
 unit: $(STAMP)
 	$(BIN)/pytest $(PYTEST_ARGS)
 
-perf: $(STAMP)
+perf: snmpsim $(STAMP)
 	$(BIN)/python -m tests.perf
 
 screenshots: $(STAMP)
@@ -59,6 +65,18 @@ apt:
 	  else \
 	    echo "apt: missing Debian packages:$$missing (install them as root: apt-get install$$missing)"; \
 	  fi; \
+	fi
+
+# Only as root (like apt); otherwise say what is missing and carry on.
+snmpsim:
+	@if [ -x $(SNMPSIM) ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && [ -x /usr/bin/python3 ]; then \
+	  echo "snmpsim: installing into $(SNMPSIM_DIR)"; \
+	  /usr/bin/python3 -m venv $(SNMPSIM_DIR) && \
+	  $(SNMPSIM_DIR)/bin/python -m pip install --quiet snmpsim pysmi && \
+	  chmod -R a+rX $(SNMPSIM_DIR); \
+	else \
+	  echo "snmpsim: missing $(SNMPSIM) (as root: make snmpsim, or set NASTUI_SNMPSIM)"; \
 	fi
 
 clean:

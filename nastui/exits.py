@@ -15,6 +15,7 @@ EX_USAGE = 64  # bad command line
 EX_DATAERR = 65  # bad input data (a file that is not what it should be)
 EX_UNAVAILABLE = 69  # a needed tool or service is not there
 EX_SOFTWARE = 70  # a bug in nastui: please report it
+EX_CANTCREAT = 73  # cannot create or write an output file
 EX_NOPERM = 77  # permission denied
 EX_CONFIG = 78  # configuration error
 INTERRUPTED = 130  # Ctrl-C

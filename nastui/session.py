@@ -14,7 +14,7 @@ from typing import TextIO
 
 from nastui import exits
 from nastui.collectors import runner
-from nastui.collectors.base import Backend
+from nastui.collectors.base import Backend, FleetSource
 from nastui.collectors.local import LocalBackend
 from nastui.config import Config, ConfigError, find_config_path, load_config
 from nastui.control.locate import Locator
@@ -22,10 +22,15 @@ from nastui.control.locate_ladder import LadderLocator
 from nastui.core.clock import Clock, SystemClock
 from nastui.core.statefiles import state_dir
 from nastui.core.store import SnapshotStore
+from nastui.history.db import HISTORY_FILE, History, HistoryError
 from nastui.model import HostSnapshot
 from nastui.sim import DEFAULT_SCENARIO, SimBackend, UnknownScenario
 from nastui.sim.clock import FakeClock, FollowingClock
+from nastui.sim.fleet import SimFleet
+from nastui.sim.history import demo_history
 from nastui.sim.locate import SimLocator
+
+HISTORY_SEED_S = 86400.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,10 +43,12 @@ class Source:
     root: Path | None = None
     config: Path | None = None
     live: bool = False  # the demo clock follows the wall clock (the TUI) instead of standing still
+    history: bool = True  # read the daemon's history into the store (the TUI's trends)
 
     @classmethod
-    def from_options(cls, options: object, *, live: bool = False) -> Source:
-        """The source the global command-line options describe (an argparse namespace)."""
+    def from_options(cls, options: object, *, live: bool = False, history: bool = False) -> Source:
+        """The source the global command-line options describe (an argparse namespace).
+        Only the interface wants the history: a one-shot command skips its cost."""
         return cls(
             demo=bool(getattr(options, "demo", False)),
             scenario=getattr(options, "scenario", None),
@@ -49,18 +56,23 @@ class Source:
             root=getattr(options, "root", None),
             config=getattr(options, "config", None),
             live=live,
+            history=history,
         )
 
 
 @dataclass
 class Session:
-    """An opened source: its configuration, backend, clock, store and locate LEDs."""
+    """An opened source: its configuration, backend, clock, store, locate LEDs, fleet (the
+    remote hosts; None when no `[[host]]` is configured) and history (the daemon's file, its
+    last day already in the store; None when there is none)."""
 
     config: Config
     backend: Backend
     clock: Clock
     locator: Locator
     store: SnapshotStore = field(default_factory=SnapshotStore)
+    fleet: FleetSource | None = None
+    history: History | None = None
 
     async def poll(self) -> HostSnapshot:
         """Collect once, assess and publish; returns the assessed snapshot."""
@@ -105,7 +117,11 @@ def open_session(source: Source, env: Mapping[str, str]) -> Session:
             clock=clock,
             host=config.hostname,
         )
-        return Session(config, sim, clock, SimLocator(sim))
+        fleet = SimFleet(sim.scenario.name, seed=source.seed, clock=clock, limits=config.thresholds)
+        session = Session(config, sim, clock, SimLocator(sim), fleet=fleet)
+        if not source.history:
+            return session
+        return _with_history(session, _demo_history(source, sim, clock.now()))
     clock = SystemClock()
     root = source.root or Path("/")
     backend = LocalBackend(config, root=root, clock=clock)
@@ -116,4 +132,49 @@ def open_session(source: Source, env: Mapping[str, str]) -> Session:
         latest=lambda: store.latest(backend.host),
         state_dir=state_dir(env, os.geteuid()),
     )
-    return Session(config, backend, clock, locator, store)
+    session = Session(config, backend, clock, locator, store, _fleet_collector(config, clock))
+    return _with_history(session, _local_history(env)) if source.history else session
+
+
+def _local_history(env: Mapping[str, str]) -> History | None:
+    """The daemon's history file, read-only; None when there is none (normal: no daemon)."""
+    path = state_dir(env, os.geteuid()) / HISTORY_FILE
+    try:
+        return History.open(path, readonly=True) if path.exists() else None
+    except HistoryError:
+        return None
+
+
+def _demo_history(source: Source, sim: SimBackend, end: float) -> History | None:
+    """The simulated day before `end`, as the daemon would have kept it."""
+    try:
+        return demo_history(sim.scenario.name, seed=source.seed, host=sim.host, end=end)
+    except HistoryError:
+        return None
+
+
+def _with_history(session: Session, history: History | None) -> Session:
+    """Attach the history and put its last day of samples in the store, so trend lines and
+    the fan replay start full after a restart."""
+    if history is None:
+        return session
+    host, since = session.backend.host, session.clock.now() - HISTORY_SEED_S
+    try:
+        for metric in history.metrics(host):
+            session.store.seed(host, metric, history.samples(host, metric, since))
+    except HistoryError:
+        history.close()
+        return session
+    session.history = history
+    return session
+
+
+def _fleet_collector(config: Config, clock: Clock) -> FleetSource | None:
+    """The SNMP fleet collector for the configured `[[host]]`s; None when there are none.
+    Imported here so commands that never poll the fleet do not load the SNMP engine."""
+    if not config.hosts:
+        return None
+    from nastui.collectors.fleet import FleetCollector
+
+    collector: FleetSource = FleetCollector(config.hosts, clock, limits=config.thresholds)
+    return collector

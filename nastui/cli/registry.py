@@ -6,15 +6,19 @@ To add a command, write a module satisfying `nastui.cli.command.Command` and lis
 from __future__ import annotations
 
 from nastui.cli import (
+    cmd_alert,
     cmd_bays,
     cmd_bench,
     cmd_config,
+    cmd_daemon,
     cmd_drives,
+    cmd_export,
     cmd_fand,
     cmd_locate,
     cmd_pools,
     cmd_scrub,
     cmd_smart,
+    cmd_snmp_agent,
     cmd_status,
 )
 from nastui.cli.command import Command
@@ -30,6 +34,10 @@ COMMANDS: tuple[Command, ...] = (
     cmd_config,
     cmd_fand,
     cmd_bench,
+    cmd_daemon,
+    cmd_alert,
+    cmd_export,
+    cmd_snmp_agent,
 )
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from nastui.model import HostSnapshot
+from nastui.model import FleetHost, HostSnapshot
 
 
 class Backend(Protocol):
@@ -21,4 +21,16 @@ class Backend(Protocol):
 
     async def collect(self) -> HostSnapshot:
         """Collect everything once. Never raises for one failing item: see `HostSnapshot.errors`."""
+        ...
+
+
+class FleetSource(Protocol):
+    """A source of fleet state: every configured remote host, polled together."""
+
+    async def poll(self) -> tuple[FleetHost, ...]:
+        """Poll every host once, in parallel; a dead host becomes a `FleetHost.error`."""
+        ...
+
+    def close(self) -> None:
+        """Release sessions and threads."""
         ...

@@ -131,7 +131,7 @@ def parse_config(text: str, path: Path) -> Config:
         fans=read_fans(root, zones),
         zones=zones,
         alerts=read_alerts(root, path.parent),
-        hosts=read_hosts(root),
+        hosts=read_hosts(root, path.parent),
         ui=read_ui(root),
     )
     problem = ctx.first()

@@ -135,8 +135,11 @@ class HostConfig:
         profile: which MIBs to read.
         version: "2c" or "3".
         community: v2c community.
-        user, auth_protocol, auth_password, priv_protocol, priv_password: v3 authPriv settings
-            (passwords may be given as *_file or *_env instead; resolved at poll time).
+        user, auth_protocol, auth_password, priv_protocol, priv_password: v3 settings
+            (authPriv with both passwords, authNoPriv with only auth_password).
+        auth_password_file, auth_password_env, priv_password_file, priv_password_env: where a
+            password is read from instead (a file's first line, relative paths already joined
+            to the config file's directory; or a variable's value), resolved at poll time.
         timeout_s, retries: per-request timeout and retries.
     """
 
@@ -153,6 +156,10 @@ class HostConfig:
     priv_password: str | None = None
     timeout_s: float = 1.0
     retries: int = 1
+    auth_password_file: Path | None = None
+    auth_password_env: str | None = None
+    priv_password_file: Path | None = None
+    priv_password_env: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

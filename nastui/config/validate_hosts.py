@@ -1,6 +1,14 @@
-"""The `[[host]]` tables: remote NAS and UPS boxes polled over SNMP (v2c or v3)."""
+"""The `[[host]]` tables: remote NAS and UPS boxes polled over SNMP (v2c or v3).
+
+An SNMPv3 password is given directly (`auth_password`), or better as a file holding it
+(`auth_password_file`, relative paths taken from the configuration file's directory) or a
+variable naming it (`auth_password_env`); files and variables are read at poll time.
+"""
 
 from __future__ import annotations
+
+import re
+from pathlib import Path
 
 from nastui.config.schema import HostConfig, SnmpProfile
 from nastui.config.validate_base import Section, check_unique
@@ -18,24 +26,40 @@ HOST_KEYS = (
     "auth_password",
     "priv_protocol",
     "priv_password",
+    "auth_password_file",
+    "auth_password_env",
+    "priv_password_file",
+    "priv_password_env",
     "timeout",
     "retries",
 )
-V3_KEYS = ("user", "auth_protocol", "auth_password", "priv_protocol", "priv_password")
+PASSWORDS = ("auth_password", "priv_password")
+V3_KEYS = (
+    "user",
+    "auth_protocol",
+    "priv_protocol",
+    *(f"{p}{suffix}" for p in PASSWORDS for suffix in ("", "_file", "_env")),
+)
 VERSIONS = ("2c", "3")
 AUTH_PROTOCOLS = ("MD5", "SHA", "SHA-224", "SHA-256", "SHA-384", "SHA-512")
-PRIV_PROTOCOLS = ("DES", "3DES", "AES", "AES-128", "AES-192", "AES-256")
+# net-snmp's -x names (Debian's libsnmp40 has no 3DES).
+PRIV_PROTOCOLS = ("DES", "AES", "AES-128", "AES-192", "AES-256")
 MIN_PASSWORD = 8  # RFC 3414: USM pass phrases are at least 8 characters
 
+# Sample: NASTUI_UPS_AUTH
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
-def read_hosts(root: Section) -> tuple[HostConfig, ...]:
-    """The `[[host]]` tables, names unique."""
+
+def read_hosts(root: Section, base: Path | None = None) -> tuple[HostConfig, ...]:
+    """The `[[host]]` tables, names unique; `base` is where relative password files start
+    (the configuration file's directory; None: the current directory)."""
     tables = root.tables("host")
     check_unique(tables, "name", "name")
-    return tuple(host for host in map(_host, tables) if host is not None)
+    hosts = (_host(sec, base or Path()) for sec in tables)
+    return tuple(host for host in hosts if host is not None)
 
 
-def _host(sec: Section) -> HostConfig | None:
+def _host(sec: Section, base: Path) -> HostConfig | None:
     sec.check_keys(HOST_KEYS)
     name = sec.text("name", required=True)
     address = sec.text("address", required=True)
@@ -62,10 +86,48 @@ def _host(sec: Section) -> HostConfig | None:
         priv_password=_password(sec, "priv_password"),
         timeout_s=sec.number("timeout", 1.0, positive=True, unit="seconds"),
         retries=sec.integer("retries", 1, low=0),
+        auth_password_file=_password_file(sec, "auth_password", base),
+        auth_password_env=_password_env(sec, "auth_password"),
+        priv_password_file=_password_file(sec, "priv_password", base),
+        priv_password_env=_password_env(sec, "priv_password"),
     )
-    if host.priv_password and not host.auth_password:
-        sec.report("priv_password", f"{sec.name('priv_password')} needs auth_password too")
+    _check_sources(sec)
     return host if name and address else None
+
+
+def _sources(sec: Section, key: str) -> list[str]:
+    return [k for k in (key, f"{key}_file", f"{key}_env") if sec.has(k)]
+
+
+def _check_sources(sec: Section) -> None:
+    """Each password from one place; a priv password only with an auth password."""
+    for key in PASSWORDS:
+        given = _sources(sec, key)
+        if len(given) > 1:
+            sec.report(given[1], f"{sec.key} sets both {given[0]} and {given[1]}; keep one")
+    priv = _sources(sec, "priv_password")
+    if priv and not _sources(sec, "auth_password"):
+        sec.report(priv[0], f"{sec.name(priv[0])} needs auth_password too")
+
+
+def _password_file(sec: Section, key: str, base: Path) -> Path | None:
+    name = f"{key}_file"
+    value = sec.text(name)
+    if value is None:
+        return None
+    if value.startswith("~"):
+        sec.wrong(name, "an absolute path or one relative to this file (no ~)")
+        return None
+    return base / value
+
+
+def _password_env(sec: Section, key: str) -> str | None:
+    name = f"{key}_env"
+    value = sec.text(name)
+    if value is not None and not _ENV_NAME.fullmatch(value):
+        sec.wrong(name, "an environment variable name (letters, digits, _)")
+        return None
+    return value
 
 
 def _version(sec: Section) -> str:

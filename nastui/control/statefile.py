@@ -27,8 +27,9 @@ def read_or_empty(path: Path) -> str:
         raise StateError(f"cannot read {path}: {exc.strerror or exc}") from exc
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Replace `path` with `text` in one step.
+def write_atomic(path: Path, text: str, mode: int | None = None) -> None:
+    """Replace `path` with `text` in one step; `mode` (e.g. 0o644) is set before the rename,
+    so a reader never finds the file unreadable (default: the temporary file's 0600).
 
     Raises:
         StateError: the directory or file cannot be written (permission, read-only disk).
@@ -40,6 +41,8 @@ def write_atomic(path: Path, text: str) -> None:
         raise StateError(_why(path, exc)) from exc
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            if mode is not None:
+                os.fchmod(handle.fileno(), mode)
             handle.write(text)
         Path(tmp).replace(path)
     except OSError as exc:

@@ -2,25 +2,47 @@
 
 Alert names say where the thing is ("bay 13 sdk"), messages say what is wrong, so an operator
 reading `nastui status` at 2 a.m. knows which drive to pull and why.
+
+The rules, by key (every alert also names its host; `value` is the count where there is one):
+
+- `drive:KEY:FINDING`: one alert per finding of the drive's verdict that is not OK, so
+  "Current_Pending_Sector 8" and a temperature over its limit clear separately: FAILED
+  assessment ("smart"), SMART counts ("attr:5", 187, 188, 196, 197, 198, CRC 199 on growth),
+  NVMe ("nvme:media", "nvme:critical_warning"...), SCSI defects, temperature over warning or
+  critical ("temp"); `drive:KEY` for a vendor's keyless status or a bare bad verdict;
+- `bay:N:missing`; `pool:NAME:state|files|scan|vdev:LEAF|scrub-age`; `fan:NAME:stalled`;
+- `ups:NAME:power` (on battery WARNING, battery low CRITICAL, off CRITICAL, bypass WARNING:
+  one key, so "on battery" turning into "battery low" is the same alert getting worse) and
+  `ups:NAME:battery` (needs replacing, WARNING);
+- `collect:SOURCE` (UNKNOWN: what could not be read);
+- `host:unreachable` for a fleet host (`fleet_alerts`).
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator, Mapping
+from typing import NamedTuple
 
 from nastui.core.health import drive_verdict
+from nastui.core.units import age, duration
 from nastui.model import (
+    UNASSESSED,
     Alert,
     Drive,
+    FleetHost,
     Health,
     HostSnapshot,
     Pool,
     PoolKind,
     PoolState,
+    Reason,
     ScanState,
     Subject,
     Thresholds,
+    Ups,
+    UpsStatus,
+    worst,
 )
 
 _POOL_STATE_HEALTH = {
@@ -42,21 +64,58 @@ def drive_place(snapshot: HostSnapshot, drive: Drive) -> str:
     return f"bay {bay} {drive.dev}" if bay is not None else drive.dev
 
 
-def _drive_alerts(snapshot: HostSnapshot, now: float) -> Iterator[Alert]:
-    for drive in snapshot.drives:
-        verdict = drive.verdict
-        if verdict.health is Health.OK:
+class _Finding(NamedTuple):
+    key: str
+    health: Health
+    text: str
+    value: int | None = None
+    acknowledged: bool = False
+
+
+def _drive_findings(drive: Drive, unacked: Mapping[str, Reason]) -> Iterator[_Finding]:
+    """One finding per reason that is not OK, or acknowledged (shown with the health and text
+    it had before, from `unacked`: reason key -> the reason without the acknowledgement).
+    Keyless reasons (a vendor's own status) and a bad verdict without reasons make one
+    `drive:KEY` finding."""
+    verdict = drive.verdict
+    base = f"drive:{drive.key}"
+    keyless = []
+    for reason in verdict.reasons:
+        if reason.acknowledged:
+            was = unacked.get(reason.key)
+            health = was.health if was is not None else Health.WARNING
+            text = was.text if was is not None else reason.text
+            yield _Finding(f"{base}:{reason.key}", health, text, reason.value, True)
+        elif reason.health is Health.OK:
             continue
+        elif reason.key:
+            yield _Finding(f"{base}:{reason.key}", reason.health, reason.text, reason.value)
+        else:
+            keyless.append(reason)
+    if keyless:
+        health = worst(r.health for r in keyless)
+        yield _Finding(base, health, "; ".join(r.text for r in keyless))
+    elif not verdict.reasons and verdict.health is not Health.OK:
+        yield _Finding(base, verdict.health, verdict.summary)
+
+
+def _drive_alerts(
+    snapshot: HostSnapshot, now: float, unacked: Mapping[str, Mapping[str, Reason]]
+) -> Iterator[Alert]:
+    for drive in snapshot.drives:
         ident = drive.identity
         who = " ".join(p for p in (ident.model, ident.serial) if p)
-        yield Alert(
-            key=f"drive:{drive.key}",
-            health=verdict.health,
-            subject=Subject.DRIVE,
-            name=drive_place(snapshot, drive),
-            message=f"{who}: {verdict.summary}" if who else verdict.summary,
-            since=now,
-        )
+        for found in _drive_findings(drive, unacked.get(drive.key, {})):
+            yield Alert(
+                key=found.key,
+                health=found.health,
+                subject=Subject.DRIVE,
+                name=drive_place(snapshot, drive),
+                message=f"{who}: {found.text}" if who else found.text,
+                since=now,
+                acknowledged=found.acknowledged,
+                value=found.value,
+            )
 
 
 def _bay_alerts(snapshot: HostSnapshot, now: float) -> Iterator[Alert]:
@@ -91,18 +150,20 @@ def _scrub_age_alert(pool: Pool, limits: Thresholds, now: float) -> Alert | None
     return Alert(f"pool:{pool.name}:scrub-age", Health.WARNING, Subject.POOL, pool.name, text, now)
 
 
-def _pool_findings(pool: Pool) -> Iterator[tuple[str, Health, str]]:
+def _pool_findings(pool: Pool) -> Iterator[tuple[str, Health, str, int | None]]:
     state_health = _POOL_STATE_HEALTH.get(pool.state, Health.UNKNOWN)
     if state_health is not Health.OK:
-        yield "state", state_health, f"pool {pool.state.value}"
+        yield "state", state_health, f"pool {pool.state.value}", None
     if pool.error_files:
-        yield "files", Health.CRITICAL, f"permanent errors in {len(pool.error_files)} file(s)"
+        count = len(pool.error_files)
+        yield "files", Health.CRITICAL, f"permanent errors in {count} file(s)", count
     elif pool.error_count:
         message = f"{pool.error_count} data errors (zpool status -v lists them)"
-        yield "files", Health.CRITICAL, message
+        yield "files", Health.CRITICAL, message, pool.error_count
     scan = pool.scan
     if scan is not None and scan.errors:
-        yield "scan", Health.WARNING, f"{scan.kind.value} found {scan.errors} error(s)"
+        text = f"{scan.kind.value} found {scan.errors} error(s)"
+        yield "scan", Health.WARNING, text, scan.errors
     for _, vdev in pool.root.walk():
         counts = (vdev.read_errors or 0, vdev.write_errors or 0, vdev.checksum_errors or 0)
         if not vdev.children and any(counts):
@@ -110,13 +171,16 @@ def _pool_findings(pool: Pool) -> Iterator[tuple[str, Health, str]]:
                 f"vdev:{vdev.name}",
                 Health.WARNING,
                 f"{vdev.name}: READ {counts[0]} WRITE {counts[1]} CKSUM {counts[2]}",
+                sum(counts),
             )
 
 
 def _pool_alerts(snapshot: HostSnapshot, limits: Thresholds, now: float) -> Iterator[Alert]:
     for pool in snapshot.pools:
-        for key, health, text in _pool_findings(pool):
-            yield Alert(f"pool:{pool.name}:{key}", health, Subject.POOL, pool.name, text, now)
+        for key, health, text, value in _pool_findings(pool):
+            yield Alert(
+                f"pool:{pool.name}:{key}", health, Subject.POOL, pool.name, text, now, value=value
+            )
         age = _scrub_age_alert(pool, limits, now)
         if age is not None:
             yield age
@@ -147,6 +211,38 @@ def _error_alerts(snapshot: HostSnapshot, now: float) -> Iterator[Alert]:
         )
 
 
+def _battery(ups: Ups) -> str:
+    parts = []
+    if ups.on_battery_s is not None:
+        parts.append(f"for {duration(ups.on_battery_s)}")
+    if ups.charge_percent is not None:
+        parts.append(f"charge {ups.charge_percent:.0f}%")
+    if ups.runtime_s is not None:
+        parts.append(f"{duration(ups.runtime_s)} runtime left")
+    return ", ".join(parts)
+
+
+_UPS_POWER = {
+    UpsStatus.ON_BATTERY: (Health.WARNING, "on battery: mains power lost"),
+    UpsStatus.BATTERY_LOW: (Health.CRITICAL, "battery low: shutdown imminent"),
+    UpsStatus.OFF: (Health.CRITICAL, "output off: the load has no power"),
+    UpsStatus.BYPASS: (Health.WARNING, "on bypass: the load is not protected"),
+}
+
+
+def _ups_alerts(snapshot: HostSnapshot, now: float) -> Iterator[Alert]:
+    for ups in snapshot.ups:
+        power = _UPS_POWER.get(ups.status)
+        if power is not None:
+            health, text = power
+            battery = _battery(ups) if ups.status is not UpsStatus.BYPASS else ""
+            message = f"{text} ({battery})" if battery else text
+            yield Alert(f"ups:{ups.name}:power", health, Subject.UPS, ups.name, message, now)
+        if ups.battery_replace:
+            text = "battery needs replacing"
+            yield Alert(f"ups:{ups.name}:battery", Health.WARNING, Subject.UPS, ups.name, text, now)
+
+
 def assess(
     snapshot: HostSnapshot,
     limits: Thresholds,
@@ -154,6 +250,12 @@ def assess(
     baselines: Mapping[str, Mapping[int, int]] | None = None,
 ) -> HostSnapshot:
     """`snapshot` with every drive's verdict filled in and its alerts derived, worst first.
+
+    A verdict a collector already gave (an SNMP host's own drive status) is kept; only drives
+    still `UNASSESSED` are judged here. Every alert names `snapshot.host`. A drive finding the
+    operator acknowledged on the drive (`nastui.core.ack`) stays an alert, marked
+    `acknowledged`, with the health and text it had before (`overall` skips it; the alert
+    engine counts it as covered), so acknowledging is not mistaken for recovering.
 
     Args:
         snapshot: raw collector output.
@@ -164,18 +266,64 @@ def assess(
     known = baselines or {}
     drives = tuple(
         dataclasses.replace(d, verdict=drive_verdict(d, limits, now, known.get(d.key)))
+        if d.verdict == UNASSESSED
+        else d
         for d in snapshot.drives
     )
+    unacked = {  # what acknowledged findings were before: their alerts keep that health
+        d.key: {
+            r.key: r
+            for r in drive_verdict(
+                dataclasses.replace(d, acks=()), limits, now, known.get(d.key)
+            ).reasons
+        }
+        for d in drives
+        if any(r.acknowledged for r in d.verdict.reasons)
+    }
     assessed = dataclasses.replace(snapshot, drives=drives)
     alerts = [
-        *_drive_alerts(assessed, now),
+        *_drive_alerts(assessed, now, unacked),
         *_bay_alerts(assessed, now),
         *_pool_alerts(assessed, limits, now),
         *_fan_alerts(assessed, now),
+        *_ups_alerts(assessed, now),
         *_error_alerts(assessed, now),
     ]
     alerts.sort(key=lambda a: -a.health.rank)
-    return dataclasses.replace(assessed, alerts=tuple(alerts))
+    hosted = tuple(dataclasses.replace(a, host=snapshot.host) for a in alerts)
+    return dataclasses.replace(assessed, alerts=hosted)
+
+
+def fleet_alerts(host: FleetHost, now: float) -> tuple[Alert, ...]:
+    """A fleet host's alerts, each naming `host.name`: "host unreachable" (CRITICAL) when its
+    last poll failed, then its last snapshot's alerts (kept while it is unreachable: what was
+    wrong is not known to have cleared). Nothing before the first poll.
+
+    Args:
+        host: the host's latest state, its snapshot already assessed.
+        now: current Unix time.
+    """
+    alerts: list[Alert] = []
+    if host.polled_at is not None and not host.reachable:
+        if host.last_contact is None:
+            since = "has never answered"
+        else:
+            since = f"last answered {age(now - host.last_contact)}"
+        why = f": {host.error}" if host.error else ""
+        alerts.append(
+            Alert(
+                "host:unreachable",
+                Health.CRITICAL,
+                Subject.HOST,
+                host.name,
+                f"{host.address} not answering ({since}){why}",
+                now,
+                host=host.name,
+            )
+        )
+    if host.snapshot is not None:
+        alerts += (dataclasses.replace(a, host=host.name) for a in host.snapshot.alerts)
+    return tuple(alerts)
 
 
 def overall(snapshot: HostSnapshot) -> Health:

@@ -1,4 +1,5 @@
-"""The snapshot store: the latest snapshot per host, bounded history per metric, subscribers.
+"""The snapshot store: the latest snapshot per host, bounded history per metric (seeded from
+the history file when a session opens), subscribers.
 
 Front ends read from here and never from collectors. `ingest` is the one path a raw snapshot
 takes: note first-seen SMART values, assess, publish. Subscribers are called only when the new
@@ -9,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from nastui.core.assess import assess
 from nastui.core.health import first_seen
@@ -73,6 +74,25 @@ class SnapshotStore:
         if state is None or metric not in state.history:
             return ()
         return tuple(state.history[metric])
+
+    def seed(self, host: str, metric: str, samples: Iterable[Sample]) -> int:
+        """Put older samples (from the history file) in front of a metric's ring.
+
+        Only samples older than the oldest one already held are taken, so seeding after some
+        polls never duplicates or reorders; the ring keeps its newest `history_len` samples.
+        Returns how many samples were added.
+        """
+        ring = self._host(host).history.get(metric)
+        oldest = ring[0][0] if ring else float("inf")
+        older: list[Sample] = []
+        for when, value in sorted(samples):
+            if when < oldest and (not older or when > older[-1][0]):
+                older.append((when, value))
+        if not older:
+            return 0
+        kept = deque([*older, *(ring or ())], maxlen=self._history_len)
+        self._host(host).history[metric] = kept
+        return min(len(older), max(0, len(kept) - len(ring or ())))
 
     def baseline(self, host: str, drive_key: str) -> dict[int, int]:
         """Raw SMART attribute values first seen for a drive."""

@@ -6,7 +6,7 @@ Unknown is `None`, never 0.
 from __future__ import annotations
 
 from nastui.model.actions import LocateResult, ScrubAction, ScrubResult
-from nastui.model.alert import Alert, Subject
+from nastui.model.alert import Alert, Notice, NoticeKind, Subject
 from nastui.model.bench import (
     BenchRun,
     BenchSample,
@@ -57,10 +57,12 @@ from nastui.model.fan import (
     Sensor,
     ZoneMode,
 )
+from nastui.model.fleet import FleetHost
 from nastui.model.health import UNASSESSED, Acknowledgement, Health, Reason, Verdict, worst
 from nastui.model.limits import AttributeLimit, TempLimits, Thresholds
 from nastui.model.pool import Pool, PoolKind, PoolState, ScanKind, ScanProgress, ScanState, Vdev
 from nastui.model.snapshot import CollectorError, HostSnapshot
+from nastui.model.ups import Ups, UpsStatus
 
 __all__ = [
     "UNASSESSED",
@@ -89,12 +91,15 @@ __all__ = [
     "FanCurve",
     "FanSource",
     "FanZone",
+    "FleetHost",
     "Health",
     "HostSnapshot",
     "IoRate",
     "LedState",
     "LocateResult",
     "MappedBy",
+    "Notice",
+    "NoticeKind",
     "NvmeHealth",
     "Order",
     "Origin",
@@ -124,6 +129,8 @@ __all__ = [
     "Temperature",
     "Thresholds",
     "Transport",
+    "Ups",
+    "UpsStatus",
     "Vdev",
     "Verdict",
     "ZoneMode",

@@ -32,6 +32,10 @@ class Alert:
         message: one line for a human.
         since: Unix time the condition was first seen.
         acknowledged: an operator acknowledged it.
+        value: the count the alert is about (a SMART raw value, an error counter), where there
+            is one: a growing value is news even while the alert stands, and an acknowledgement
+            holds only up to the value it acknowledged.
+        host: the host it is about (the local host name, or a fleet host's configured name).
     """
 
     key: str
@@ -41,3 +45,33 @@ class Alert:
     message: str
     since: float
     acknowledged: bool = False
+    value: int | None = None
+    host: str = ""
+
+
+class NoticeKind(StrEnum):
+    """Why a notification is sent."""
+
+    FIRING = "firing"  # a new alert
+    WORSE = "worse"  # its health rose, or its value grew (3 -> 8 pending sectors)
+    REPEAT = "repeat"  # still standing after the repeat interval
+    RECOVERED = "recovered"  # it cleared (and stayed clear long enough not to be a flap)
+    EVENT = "event"  # a one-off: a resilver finished
+    TEST = "test"  # `nastui alert test`
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """One message to send through the notifiers.
+
+    Attributes:
+        kind: why it is sent.
+        alert: the alert (for RECOVERED: as it last stood).
+        at: Unix time it was decided.
+        previous: for WORSE, the alert as it was last notified.
+    """
+
+    kind: NoticeKind
+    alert: Alert
+    at: float
+    previous: Alert | None = None

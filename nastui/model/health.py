@@ -97,12 +97,15 @@ class Acknowledgement:
             stays acknowledged until it clears).
         at: Unix time of the acknowledgement.
         note: what the operator wrote, if anything.
+        expires_at: Unix time the acknowledgement lapses; None: it holds until the finding
+            grows or clears.
     """
 
     key: str
     value: int | None
     at: float
     note: str = ""
+    expires_at: float | None = None
 
 
 UNASSESSED = Verdict(Health.UNKNOWN, (Reason(Health.UNKNOWN, "not assessed yet", "unassessed"),))

@@ -13,6 +13,7 @@ from nastui.model.chassis import BaySlot, Chassis
 from nastui.model.drive import Drive
 from nastui.model.fan import Fan, Sensor
 from nastui.model.pool import Pool
+from nastui.model.ups import Ups
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +43,7 @@ class HostSnapshot:
         pools: every pool found.
         fans: fans with RPM and duty.
         sensors: other temperatures (CPU, inlet, BMC).
+        ups: UPSes (a remote UPS host, or a NAS that reports its own UPS).
         alerts: active alerts, as derived by core.
         errors: what could not be collected.
         source: "sim:<scenario>", "local" or "snmp:<profile>".
@@ -55,6 +57,7 @@ class HostSnapshot:
     pools: tuple[Pool, ...] = ()
     fans: tuple[Fan, ...] = ()
     sensors: tuple[Sensor, ...] = ()
+    ups: tuple[Ups, ...] = ()
     alerts: tuple[Alert, ...] = ()
     errors: tuple[CollectorError, ...] = ()
     source: str = "local"

@@ -23,13 +23,14 @@ from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.worker import Worker, WorkerState
 
 from nastui.core.glyphs import Glyphs, glyphs_for
-from nastui.model import HostSnapshot, LedState, Thresholds
+from nastui.model import FleetHost, HostSnapshot, LedState, Thresholds
 from nastui.session import Session
 from nastui.ui.screens.bays import BaysScreen
 from nastui.ui.screens.bench import BenchScreen
 from nastui.ui.screens.bench_source import BenchSource
 from nastui.ui.screens.dashboard import DashboardScreen
 from nastui.ui.screens.fans import FansScreen
+from nastui.ui.screens.fleet import FleetScreen
 from nastui.ui.screens.help import HelpScreen
 from nastui.ui.screens.pools import PoolsScreen
 
@@ -55,6 +56,18 @@ class SnapshotReady(Message):
         return isinstance(message, SnapshotReady)
 
 
+class FleetReady(Message):
+    """A fleet poll finished: every remote host as it found them."""
+
+    def __init__(self, hosts: tuple[FleetHost, ...]) -> None:
+        super().__init__()
+        self.hosts = hosts
+
+    def can_replace(self, message: Message) -> bool:
+        """Only the newest poll matters."""
+        return isinstance(message, FleetReady)
+
+
 class NastuiApp(App[int]):
     """nastui's full-screen interface."""
 
@@ -66,6 +79,7 @@ class NastuiApp(App[int]):
         "pools": PoolsScreen,
         "fans": FansScreen,
         "bench": BenchScreen,
+        "fleet": FleetScreen,
         "help": HelpScreen,
     }
     DEFAULT_MODE = "dashboard"
@@ -75,6 +89,7 @@ class NastuiApp(App[int]):
         Binding("p,3", "switch_mode('pools')", "pools"),
         Binding("f,4", "switch_mode('fans')", "fans"),
         Binding("n,5", "switch_mode('bench')", "bench"),
+        Binding("H,6", "switch_mode('fleet')", "fleet"),
         Binding("question_mark,f1", "switch_mode('help')", "help"),
         Binding("q", "quit", "quit"),
     ]
@@ -83,6 +98,8 @@ class NastuiApp(App[int]):
     # A var, not a reactive: a reactive would repaint the whole screen on every snapshot, and
     # on a serial console only the cells that changed may be written.
     snapshot: var[HostSnapshot | None] = var(None)
+    # The remote hosts as the last fleet poll found them; None before it.
+    fleet: var[tuple[FleetHost, ...] | None] = var(None)
 
     def __init__(
         self,
@@ -128,6 +145,12 @@ class NastuiApp(App[int]):
         if self.ascii_only:
             self.add_class("-ascii")
         self.poll_forever()
+        if self.session.fleet is not None:
+            self.poll_fleet()
+
+    def on_unmount(self) -> None:
+        if self.session.fleet is not None:
+            self.session.fleet.close()
 
     @work(exclusive=True, group="poll", exit_on_error=False)
     async def poll_forever(self) -> None:
@@ -141,6 +164,19 @@ class NastuiApp(App[int]):
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self._interval)
 
+    @work(exclusive=True, group="fleet", exit_on_error=False)
+    async def poll_fleet(self) -> None:
+        """Poll the remote hosts; once, or every `poll.fleet_s` while live. A worker of its
+        own, so a slow or hanging host never holds up the local panes."""
+        fleet = self.session.fleet
+        if fleet is None:
+            return
+        while True:
+            self.post_message(FleetReady(await fleet.poll()))
+            if not self._live:
+                return
+            await asyncio.sleep(self.session.config.poll.fleet_s)
+
     def poll_now(self) -> None:
         """Collect again right away (after an action): wake the loop, or poll once more."""
         if self._live:
@@ -150,6 +186,9 @@ class NastuiApp(App[int]):
 
     def on_snapshot_ready(self, message: SnapshotReady) -> None:
         self.snapshot = message.snapshot
+
+    def on_fleet_ready(self, message: FleetReady) -> None:
+        self.fleet = message.hosts
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state is WorkerState.ERROR and event.worker.error is not None:

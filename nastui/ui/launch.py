@@ -52,7 +52,9 @@ def run_ui(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return exits.EX_USAGE
-    session = open_or_explain(Source.from_options(args, live=True), os.environ, sys.stderr)
+    session = open_or_explain(
+        Source.from_options(args, live=True, history=True), os.environ, sys.stderr
+    )
     if isinstance(session, int):
         return session
     ui = session.config.ui

@@ -72,6 +72,26 @@ SHOTS = (
         caption="Drive detail: verdict, reasons, SMART attributes",
     ),
     Shot("mixed", "mixed", (), (100, 30), caption="HDD, SSD and NVMe; zfs, mdraid and btrfs"),
+    Shot(
+        "fleet",
+        "failing-drive",
+        ("H", "down"),
+        caption="Fleet: other NAS boxes and a UPS over SNMP; a degraded pool, a silent host",
+    ),
+    Shot(
+        "fleet-host",
+        "failing-drive",
+        ("H", "down", "enter"),
+        (100, 30),
+        caption="Fleet host: a TrueNAS box's alerts, drives and pools",
+    ),
+    Shot(
+        "fleet-ups-serial-console",
+        "hot-bay",
+        ("H", "down", "down"),
+        ascii_only=True,
+        caption="Fleet on a serial console: the UPS on battery",
+    ),
     Shot("help", "healthy-24-bay", ("question_mark",), caption="Help: the key map"),
     Shot(
         "serial-console",

@@ -1,6 +1,6 @@
 """The IPMI collector against a real BMC emulator: OpenIPMI's `ipmi_sim` serving a temperature
 sensor (polled from a file) and a fan (set from its console), read with ipmitool over lanplus on
-127.0.0.1, the values changing while the test runs. Configuration from ../shared/lab/ipmi.
+127.0.0.1, the values changing while the test runs. Configuration in tests/fixtures/ipmi/lab.
 (Vendor OEM fan commands are not emulated: the drivers' argv is asserted in unit tests.)"""
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from tests.conftest import REPO, require_tool
 
 pytestmark = pytest.mark.integration
 
-LAB = REPO.parent / "shared" / "lab" / "ipmi"
+LAB = REPO / "tests" / "fixtures" / "ipmi" / "lab"
 
 
 def free_port(kind: int) -> int:

@@ -12,7 +12,7 @@ import subprocess
 import sys
 import time
 
-from tests.perf import bench_perf, drives_perf
+from tests.perf import bench_perf, drives_perf, fleet_perf
 from tests.perf.grid_update import measure, summary
 from tests.perf.harness import PtyFigures, ptybytes, steady_cpu_percent, time_to_full_frame
 
@@ -132,6 +132,8 @@ def main() -> int:
     cli()
     print()
     drives_perf.report(_row)
+    print()
+    fleet_perf.report(_row)
     print()
     grid()
     print()

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from nastui.config import load_config
 from nastui.control.fans import FanWriter
+from nastui.core.store import SnapshotStore
 from nastui.daemon.fanlog import Log
 from nastui.daemon.fanloop import FanDaemon
 from nastui.daemon.fanrig import sim_builder
@@ -162,6 +163,8 @@ async def test_replay_over_history() -> None:
     from nastui.sim.clock import FakeClock
 
     app = demo_app()
+    app.session.history = None  # only this run's polls: the seeded demo day would hide them
+    app.session.store = SnapshotStore()
     clock = app.session.clock
     assert isinstance(clock, FakeClock)
     for _ in range(40):  # twenty minutes of stored history before the screen opens

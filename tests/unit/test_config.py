@@ -353,6 +353,23 @@ def test_hosts() -> None:
     assert (ups.timeout_s, ups.retries) == (2.5, 0)
 
 
+def test_host_passwords_from_files_and_variables() -> None:
+    config = parse(
+        '[[host]]\nname = "ups"\naddress = "u"\nversion = "3"\nuser = "me"\n'
+        'auth_password_file = "ups-auth"\npriv_password_env = "UPS_PRIV"\n'
+    )
+    (ups,) = config.hosts
+    assert (ups.auth_password_file, ups.priv_password_env) == (
+        Path("/etc/nastui/ups-auth"),
+        "UPS_PRIV",
+    )
+    with pytest.raises(ConfigError, match="sets both auth_password and auth_password_env"):
+        parse(
+            '[[host]]\nname = "u"\naddress = "u"\nversion = "3"\nuser = "me"\n'
+            'auth_password = "12345678"\nauth_password_env = "X"\n'
+        )
+
+
 # ---------------------------------------------------------------- which problem is reported
 
 

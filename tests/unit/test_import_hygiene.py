@@ -24,6 +24,12 @@ HEADLESS = [
     "nastui.collectors.local",
     "nastui.sim",
     "nastui.config",
+    "nastui.daemon.monitord",
+    "nastui.notify",
+    "nastui.history.db",
+    "nastui.agent.loop",
+    "nastui.collectors.fleet",
+    "nastui.cli.cmd_snmp_agent",
 ]
 
 

@@ -53,7 +53,9 @@ async def test_hung_command_is_killed_at_timeout() -> None:
     elapsed = time.monotonic() - started
     assert result.timed_out
     assert not result.ok
-    assert result.returncode is not None and result.returncode < 0  # killed by a signal
+    # Killed by a signal: negative; asyncio reports 255 when the child was reaped elsewhere
+    # first (seen once under load in CI): either way not a success.
+    assert result.returncode != 0
     assert result.stdout == "start\n"  # what it wrote before hanging is kept
     assert 0.5 <= elapsed < 3
     assert "timed out" in result.describe()

@@ -113,6 +113,7 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("p / 3", "pools: vdev trees, scrubs and resilvers"),
     ("f / 4", "fans: speeds, zones and the curve editor"),
     ("n / 5", "bench: fio, dd, write-sync-close, fill; live graphs"),
+    ("H / 6", "fleet: other NAS boxes and UPSes over SNMP; Enter opens one"),
     ("? / F1", "this help"),
     ("q", "quit"),
     ("arrows, h j k l", "move between bays (l is right, as in vi)"),

@@ -147,9 +147,16 @@ def _vdev_rows(
 
 
 def pool_detail(
-    pool: Pool, snapshot: HostSnapshot, width: int, glyphs: Glyphs, *, selected: bool = False
+    pool: Pool,
+    snapshot: HostSnapshot,
+    width: int,
+    glyphs: Glyphs,
+    *,
+    selected: bool = False,
+    past: Text | None = None,
 ) -> Text:
-    """The pools screen's block for one pool: header, scans, status text, tree, error files."""
+    """The pools screen's block for one pool: header, scans, past scans (`past`, from the
+    history), status text, tree, error files."""
     now = snapshot.taken_at
     text = _header(pool, width, selected=selected)
     if pool.scan is not None:
@@ -163,6 +170,9 @@ def pool_detail(
         text.append("\n  no completed scrub on record", style="yellow")
     if pool.scrub_schedule:
         text.append(f"\n  schedule: {pool.scrub_schedule}", style=DIM)
+    if past is not None and past.plain:
+        text.append("\n")
+        text.append_text(past)
     if pool.status_text:
         for wrapped in textwrap.wrap(pool.status_text, max(20, width - 2)):
             text.append(f"\n  {wrapped}", style="yellow")

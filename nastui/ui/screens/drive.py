@@ -1,5 +1,6 @@
 """The drive detail screen (Enter on a bay): everything known about the drive in that bay,
-following new snapshots while open."""
+following new snapshots while open, with its temperature over the last day and the SMART
+counter changes the daemon's history kept."""
 
 from __future__ import annotations
 
@@ -15,7 +16,9 @@ from nastui.control import acks
 from nastui.control.statefile import StateError
 from nastui.core.ack import ackable
 from nastui.core.statefiles import state_dir
-from nastui.model import HostSnapshot
+from nastui.history.db import HistoryError
+from nastui.history.record import CounterChange
+from nastui.model import Drive, HostSnapshot
 from nastui.ui.render.drive import (
     attributes_text,
     counters_text,
@@ -23,10 +26,12 @@ from nastui.ui.render.drive import (
     self_tests_text,
     state_text,
 )
+from nastui.ui.render.trend import NO_HISTORY, drive_trend_text
 from nastui.ui.screens.base import NasScreen
 from nastui.ui.widgets.textpanel import TextPanel
 
-SECTIONS = ("identity", "state", "counters", "attributes", "selftests")
+SECTIONS = ("identity", "state", "trend", "counters", "attributes", "selftests")
+TIGHT_ROWS = 30  # at this terminal height or less, the trend block keeps to three lines
 
 
 class DriveScreen(NasScreen):
@@ -102,9 +107,31 @@ class DriveScreen(NasScreen):
         counters = counters_text(drive)
         panels["identity"].show(lambda w: identity_text(drive, snapshot, glyphs))
         panels["state"].show(lambda w: state_text(drive, snapshot, glyphs))
+        self._show_trend(panels["trend"], drive, snapshot)
         panels["counters"].show(lambda w: counters or Text(""))
         panels["attributes"].show(lambda w: attributes_text(drive, baseline, w, glyphs))
         panels["selftests"].show(lambda w: _titled("self-test log", self_tests_text(drive)))
+
+    def _show_trend(self, panel: TextPanel, drive: Drive, snapshot: HostSnapshot) -> None:
+        """Temperature over the last day and counter changes from the history file."""
+        session = self.nas.session
+        temps = session.store.history(snapshot.host, f"temp:{drive.key}")
+        changes: tuple[CounterChange, ...] | None = None
+        missing = NO_HISTORY
+        if session.history is not None:
+            try:
+                changes = session.history.counter_changes(snapshot.host, drive.key)
+            except HistoryError as exc:
+                missing = str(exc)
+        glyphs, now = self.nas.glyphs, snapshot.taken_at
+
+        def build(width: int) -> Text:
+            tight = self.app.size.height <= TIGHT_ROWS
+            return drive_trend_text(
+                temps, changes, now, width, glyphs, tight=tight, missing=missing
+            )
+
+        panel.show(build)
 
 
 def _titled(title: str, body: Text) -> Text:

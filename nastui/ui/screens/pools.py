@@ -1,4 +1,5 @@
-"""The pools screen: each pool's state, scan progress with rate and ETA, last completed scrub
+"""The pools screen: each pool's state, scan progress with rate and ETA, last completed scrub,
+past scrubs and resilvers from the daemon's history (one line at 80x24, a table when taller)
 and the vdev tree with READ/WRITE/CKSUM counters, scrolling when it does not fit.
 
 Scrub actions act on the selected pool (Tab or right/left choose it when there are several):
@@ -17,11 +18,17 @@ from textual.containers import VerticalScroll
 from nastui.collectors.runner import run
 from nastui.control.scrub import scrubber_for
 from nastui.core.scan_text import action_prompt, pointless
+from nastui.history.db import HistoryError
+from nastui.history.record import ScanRecord
 from nastui.model import HostSnapshot, Pool, ScrubAction
 from nastui.ui.render.pools import pool_detail
+from nastui.ui.render.trend import past_scans, scan_history_text
 from nastui.ui.screens.base import NasScreen
 from nastui.ui.screens.confirm import ConfirmScreen
 from nastui.ui.widgets.textpanel import TextPanel
+
+TIGHT_ROWS = 30  # at this terminal height or less, past scans take one line per pool
+PAST_SCANS = 5
 
 
 class PoolsScreen(NasScreen):
@@ -104,8 +111,13 @@ class PoolsScreen(NasScreen):
         pools = snapshot.pools
         self.selected = min(self.selected, max(0, len(pools) - 1))
         mark = len(pools) > 1
+        past = {
+            pool.name: past_scans(self._scans(snapshot.host, pool), pool.last_scrub, PAST_SCANS)
+            for pool in pools
+        }
 
         def build(width: int) -> Text:
+            tight = self.app.size.height <= TIGHT_ROWS
             if not pools:
                 return Text("no pools found", style="dim")
             text = Text()
@@ -115,8 +127,21 @@ class PoolsScreen(NasScreen):
                     text.append("\n\n")
                 offsets.append(text.plain.count("\n"))
                 chosen = mark and i == self.selected
-                text.append_text(pool_detail(pool, snapshot, width, glyphs, selected=chosen))
+                earlier = scan_history_text(past[pool.name], width, glyphs, tight=tight)
+                text.append_text(
+                    pool_detail(pool, snapshot, width, glyphs, selected=chosen, past=earlier)
+                )
             self._offsets = offsets
             return text
 
         self.query_one("#pool-detail", TextPanel).show(build)
+
+    def _scans(self, host: str, pool: Pool) -> tuple[ScanRecord, ...]:
+        """The pool's finished scans kept by the daemon; none without a history file."""
+        history = self.nas.session.history
+        if history is None:
+            return ()
+        try:
+            return history.scans(host, pool.name, limit=PAST_SCANS)
+        except HistoryError:
+            return ()

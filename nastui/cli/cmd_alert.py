@@ -1,0 +1,238 @@
+"""`nastui alert test|list|ack|unack|log`: try the notifiers, see and acknowledge alerts.
+
+- `test` sends a test message through every configured notifier and says, per notifier, that
+  it went or why not (the article's advice: a monitor whose mail never arrives is no monitor).
+  Exit 0 all sent, 1 one failed, 78 nothing configured.
+- `list` polls once (like `nastui status`) and lists the alerts with their keys and the
+  acknowledgements kept by the daemon's history; `--json` too.
+- `ack KEY [--for DURATION] [--note TEXT]` acknowledges a standing alert: its present value
+  becomes the baseline, it is not sent again until it grows (or the acknowledgement expires);
+  `unack KEY` withdraws it. KEY is the alert's key as `list` shows it (HOST/KEY), or a unique
+  part of it. Exit 64 for no such alert, 73 when the history cannot be written (not root).
+- `log [--since DURATION]` prints what the daemon sent (or failed to), newest first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from typing import TextIO
+
+from nastui import exits
+from nastui.cli.command import poll_once, write_json
+from nastui.config import Config
+from nastui.core.ack import ack_alert, ack_key, apply_alert_acks
+from nastui.core.statefiles import state_dir
+from nastui.core.units import age
+from nastui.history.db import HISTORY_FILE, History, HistoryError
+from nastui.model import Acknowledgement, Alert
+from nastui.notify import notifiers_from, send_test
+
+NAME = "alert"
+HELP = "test the notifiers; list, acknowledge and un-acknowledge alerts; the alert log"
+
+# Sample: 7d   12h   30m   90s   2w
+_DURATION = re.compile(r"^(?P<n>\d+(?:\.\d+)?)(?P<unit>[smhdw])$")
+_UNIT_S = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
+
+
+def duration(text: str) -> float:
+    """ "7d", "12h", "30m", "90s", "2w" in seconds (argparse type)."""
+    match = _DURATION.match(text.strip())
+    if match is None or float(match["n"]) <= 0:
+        raise argparse.ArgumentTypeError(
+            f"not a duration: {text!r} (a number and s, m, h, d or w: 7d, 12h)"
+        )
+    return float(match["n"]) * _UNIT_S[match["unit"]]
+
+
+def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentParser) -> None:
+    """The subcommands."""
+    sub = parser.add_subparsers(dest="alert_action", required=True, metavar="ACTION")
+    sub.add_parser("test", parents=[common], help="send a test message through every notifier")
+    listing = sub.add_parser("list", parents=[common], help="the alerts standing now")
+    listing.add_argument("--json", action="store_true", help="JSON output")
+    ack = sub.add_parser("ack", parents=[common], help="acknowledge a standing alert")
+    ack.add_argument("key", help="the alert's key (see `nastui alert list`), or a unique part")
+    ack.add_argument("--for", dest="duration", type=duration, help="expire after (7d, 12h)")
+    ack.add_argument("--note", default="", help="why, for the next operator")
+    unack = sub.add_parser("unack", parents=[common], help="withdraw an acknowledgement")
+    unack.add_argument("key", help="the acknowledged alert's key")
+    log = sub.add_parser("log", parents=[common], help="what the daemon sent, newest first")
+    log.add_argument("--since", type=duration, help="how far back (7d; default: the last 50)")
+
+
+def _history(*, write: bool) -> History | str:
+    path = state_dir(os.environ, os.geteuid()) / HISTORY_FILE
+    try:
+        return History.open(path, readonly=not write)
+    except HistoryError as exc:
+        return str(exc)
+
+
+def _writable_history() -> History | int:
+    """The history to write an acknowledgement to, or EX_CANTCREAT after one line."""
+    history = _history(write=True)
+    if isinstance(history, str):
+        print(f"nastui: {history}", file=sys.stderr)
+        return exits.EX_CANTCREAT
+    return history
+
+
+def _acks() -> tuple[Acknowledgement, ...]:
+    history = _history(write=False)
+    return () if isinstance(history, str) else history.acks()
+
+
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    """Dispatch to the action."""
+    action = {"test": _test, "list": _list, "ack": _ack, "unack": _unack, "log": _log}
+    return action[args.alert_action](args, out)
+
+
+def _config(args: argparse.Namespace) -> Config | int:
+    from nastui.cli.command import open_for
+
+    session = open_for(args)
+    return session if isinstance(session, int) else session.config
+
+
+def _test(args: argparse.Namespace, out: TextIO) -> int:
+    config = _config(args)
+    if isinstance(config, int):
+        return config
+    notifiers = notifiers_from(config.alerts, os.environ)
+    if not notifiers:
+        where = str(config.path) if config.path else "a configuration file"
+        print(
+            f"nastui: no notifier configured: add [alerts.email], exec or webhook to {where} "
+            "(see config.example.toml)",
+            file=sys.stderr,
+        )
+        return exits.EX_CONFIG
+    host = config.hostname or os.uname().nodename
+    failed = 0
+    for name, error in send_test(notifiers, host, _now()):
+        if error is None:
+            print(f"sent    {name}", file=out)
+        else:
+            failed += 1
+            print(f"FAILED  {error}", file=out)
+    return exits.WARNING if failed else exits.OK
+
+
+def _now() -> float:
+    import time
+
+    return time.time()
+
+
+def _standing(args: argparse.Namespace) -> tuple[str, tuple[Alert, ...]] | int:
+    opened = poll_once(args)
+    if isinstance(opened, int):
+        return opened
+    session, snapshot = opened
+    alerts = apply_alert_acks(snapshot.alerts, _acks(), session.clock.now())
+    return snapshot.host, alerts
+
+
+def _list(args: argparse.Namespace, out: TextIO) -> int:
+    standing = _standing(args)
+    if isinstance(standing, int):
+        return standing
+    host, alerts = standing
+    if args.json:
+        write_json(
+            [
+                {
+                    "key": ack_key(a),
+                    "health": a.health.name,
+                    "name": a.name,
+                    "message": a.message,
+                    "value": a.value,
+                    "acknowledged": a.acknowledged,
+                }
+                for a in alerts
+            ],
+            out,
+        )
+        return exits.OK
+    if not alerts:
+        print(f"{host}: no alerts", file=out)
+    for a in alerts:
+        mark = " (acknowledged)" if a.acknowledged else ""
+        print(f"{a.health.short:<5} {ack_key(a)}\n      {a.name}: {a.message}{mark}", file=out)
+    return exits.OK
+
+
+def _find(alerts: tuple[Alert, ...], key: str) -> Alert | str:
+    exact = [a for a in alerts if ack_key(a) == key or a.key == key]
+    if len(exact) == 1:
+        return exact[0]
+    partial = [a for a in alerts if key in ack_key(a)]
+    if len(partial) == 1:
+        return partial[0]
+    if not partial:
+        return f"no standing alert {key!r} (`nastui alert list` shows their keys)"
+    keys = ", ".join(ack_key(a) for a in partial[:5])
+    return f"{key!r} matches {len(partial)} alerts ({keys}): give more of the key"
+
+
+def _ack(args: argparse.Namespace, out: TextIO) -> int:
+    standing = _standing(args)
+    if isinstance(standing, int):
+        return standing
+    alert = _find(standing[1], args.key)
+    if isinstance(alert, str):
+        print(f"nastui: {alert}", file=sys.stderr)
+        return exits.EX_USAGE
+    now = _now()
+    expires = now + args.duration if args.duration else None
+    ack = ack_alert(alert, now, args.note, expires)
+    history = _writable_history()
+    if isinstance(history, int):
+        return history
+    try:
+        history.add_ack(ack)
+    except HistoryError as exc:
+        print(f"nastui: {exc}", file=sys.stderr)
+        return exits.EX_CANTCREAT
+    value = f" at {ack.value}" if ack.value is not None else ""
+    until = f" for {args.duration / 86400:g} days" if args.duration else " until it grows or clears"
+    print(f"acknowledged {ack.key}{value}{until}", file=out)
+    return exits.OK
+
+
+def _unack(args: argparse.Namespace, out: TextIO) -> int:
+    history = _writable_history()
+    if isinstance(history, int):
+        return history
+    keys = [a.key for a in history.acks() if a.key == args.key or args.key in a.key]
+    if len(keys) != 1:
+        what = "no acknowledgement" if not keys else f"{len(keys)} acknowledgements match"
+        print(f"nastui: {what} {args.key!r} (`nastui alert list` shows them)", file=sys.stderr)
+        return exits.EX_USAGE
+    history.remove_ack(keys[0])
+    print(f"withdrew the acknowledgement of {keys[0]}", file=out)
+    return exits.OK
+
+
+def _log(args: argparse.Namespace, out: TextIO) -> int:
+    history = _history(write=False)
+    if isinstance(history, str):
+        print(f"nastui: {history}", file=sys.stderr)
+        return exits.EX_UNAVAILABLE
+    now = _now()
+    rows = history.notices(now - args.since if args.since else 0.0, limit=50)
+    if not rows:
+        print("no alerts sent in that time", file=out)
+    for row in rows:
+        when = age(now - row.at)
+        print(
+            f"{when:>12}  {row.host} {row.kind} {row.health} {row.name}: {row.message}  "
+            f"[{row.delivery}]",
+            file=out,
+        )
+    return exits.OK

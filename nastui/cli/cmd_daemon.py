@@ -1,0 +1,71 @@
+"""`nastui daemon`: the monitoring daemon (see `nastui.daemon.monitord`; no Textual here)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from nastui.daemon.monitord import DaemonOptions, run_daemon
+from nastui.session import Source
+
+NAME = "daemon"
+HELP = "monitoring daemon: collect on schedule, send alerts, keep history, feed snmp-agent"
+
+
+def _positive(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 < value <= 100_000:
+        raise argparse.ArgumentTypeError(f"must be above 0, got {text}")
+    return value
+
+
+def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentParser) -> None:
+    """--once, --period, --no-notify, --history, --prometheus, --keep-days."""
+    parser.add_argument("--once", action="store_true", help="one cycle, then exit")
+    parser.add_argument(
+        "--period",
+        type=_positive,
+        metavar="SECONDS",
+        help="seconds between cycles (default: poll.pools, 10)",
+    )
+    parser.add_argument(
+        "--no-notify", action="store_true", help="log alerts but send nothing (a dry run)"
+    )
+    parser.add_argument(
+        "--history",
+        type=Path,
+        metavar="FILE",
+        help="the history database (default: history.sqlite in the state directory)",
+    )
+    parser.add_argument(
+        "--prometheus",
+        type=Path,
+        metavar="FILE",
+        help="also write node_exporter's textfile format here every cycle",
+    )
+    parser.add_argument(
+        "--keep-days",
+        type=_positive,
+        default=90.0,
+        metavar="DAYS",
+        help="how long history is kept (default 90)",
+    )
+
+
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    """Run the daemon in the foreground; logs go to `out` (journald under systemd)."""
+    options = DaemonOptions(
+        once=args.once,
+        period=args.period,
+        notify=not args.no_notify,
+        history=args.history,
+        prometheus=args.prometheus,
+        keep_days=args.keep_days,
+    )
+    return run_daemon(options, Source.from_options(args, live=True), os.environ, out, sys.stderr)

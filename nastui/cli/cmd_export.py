@@ -1,0 +1,79 @@
+"""`nastui export --prometheus FILE`: the box's state for node_exporter's textfile collector.
+
+It polls once with the global source options (so `--demo` works), or with `--from-state` reads
+the daemon's latest.json instead (no smartctl, no root). The file is replaced atomically (a
+temporary file in the same directory, renamed over it) and left readable by node_exporter.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from nastui import exits
+from nastui.cli.command import poll_once
+from nastui.collectors.latest import LatestError, default_latest_path, read_latest
+from nastui.control.latest import write_public
+from nastui.control.statefile import StateError
+from nastui.core.prometheus import render
+from nastui.model import HostSnapshot
+
+NAME = "export"
+HELP = "write metrics for Prometheus (node_exporter's textfile collector)"
+
+
+def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentParser) -> None:
+    """--prometheus FILE, --from-state [PATH]."""
+    parser.add_argument(
+        "--prometheus",
+        metavar="FILE",
+        required=True,
+        help="write the text exposition format to FILE (e.g. "
+        "/var/lib/node_exporter/textfile_collector/nastui.prom); - for stdout",
+    )
+    parser.add_argument(
+        "--from-state",
+        nargs="?",
+        const="",
+        metavar="PATH",
+        help="use the daemon's latest.json (default: the state directory's) instead of polling",
+    )
+
+
+def _snapshot(args: argparse.Namespace) -> HostSnapshot | int:
+    if args.from_state is None:
+        opened = poll_once(args)
+        return opened if isinstance(opened, int) else opened[1]
+    path = Path(args.from_state) if args.from_state else None
+    try:
+        return read_latest(path or default_latest_path(os.environ, os.geteuid()))
+    except LatestError as exc:
+        print(f"nastui: {exc}", file=sys.stderr)
+        return exits.EX_UNAVAILABLE
+
+
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    """Collect (or read) once and write the metrics."""
+    snapshot = _snapshot(args)
+    if isinstance(snapshot, int):
+        return snapshot
+    text = render(snapshot)
+    if args.prometheus == "-":
+        out.write(text)
+        return exits.OK
+    target = Path(args.prometheus)
+    if not target.name.endswith(".prom"):
+        print(
+            f"nastui: note: node_exporter's textfile collector reads only *.prom files, "
+            f"not {target.name}",
+            file=sys.stderr,
+        )
+    try:
+        write_public(target, text)
+    except StateError as exc:
+        print(f"nastui: {exc}", file=sys.stderr)
+        return exits.EX_NOPERM if isinstance(exc.__cause__, PermissionError) else exits.EX_CANTCREAT
+    return exits.OK

@@ -1,0 +1,137 @@
+"""`nastui daemon`: the monitoring daemon's life: start, loop, signals, the way out.
+
+- Start: open the session (`--demo`, `--root`, `--config` mean what they mean everywhere), the
+  history file and the notifiers; say in one line what it watches and where alerts go (and
+  loudly when they go nowhere: "You probably forgot to configure email alerting").
+- Loop: a `Monitor.step` every period (default: the pools interval, 10 s; each collector keeps
+  its own schedule inside, so SMART is still read every few minutes and temperatures every
+  30 s).
+- Way out: SIGTERM or SIGINT (exit 0), `--once` after one cycle, an internal error (exit 70,
+  logged in one line).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from nastui import exits
+from nastui.collectors.latest import LATEST_FILE
+from nastui.config import Config
+from nastui.core.statefiles import state_dir
+from nastui.daemon.fanlog import Log
+from nastui.daemon.monitor import Monitor
+from nastui.history.db import HISTORY_FILE, History, HistoryError
+from nastui.notify import notifiers_from
+from nastui.session import Source, open_or_explain
+
+
+@dataclass(frozen=True, slots=True)
+class DaemonOptions:
+    """The command's own options.
+
+    Attributes:
+        once: one cycle, then exit.
+        period: seconds between cycles (default: the configuration's `poll.pools`).
+        notify: send notices (False: only log them).
+        history: the history file (default: history.sqlite in the state directory).
+        prometheus: also write a node_exporter textfile here every cycle.
+        keep_days: how long history is kept.
+    """
+
+    once: bool = False
+    period: float | None = None
+    notify: bool = True
+    history: Path | None = None
+    prometheus: Path | None = None
+    keep_days: float = 90.0
+
+
+def run_daemon(
+    options: DaemonOptions, source: Source, env: Mapping[str, str], out: TextIO, err: TextIO
+) -> int:
+    """Run the daemon until told to stop; returns the exit code."""
+    session = open_or_explain(source, env, err)
+    if isinstance(session, int):
+        return session
+    state = state_dir(env, os.geteuid())
+    try:
+        history = History.open(options.history or state / HISTORY_FILE)
+    except HistoryError as exc:
+        print(f"nastui: daemon: {exc}", file=err)
+        return exits.EX_CANTCREAT
+    log = Log(out, env)
+    notifiers = notifiers_from(session.config.alerts, env) if options.notify else []
+    monitor = Monitor(
+        session,
+        history,
+        notifiers,
+        log,
+        latest_path=state / LATEST_FILE,
+        fleet=session.fleet,
+        keep_days=options.keep_days,
+        prometheus=options.prometheus,
+    )
+    period = options.period or session.config.poll.pools_s
+    _start_lines(monitor, session.config, period, notify=options.notify)
+    try:
+        return asyncio.run(serve(monitor, period, once=options.once))
+    finally:
+        history.close()
+        if session.fleet is not None:
+            session.fleet.close()
+
+
+def _start_lines(monitor: Monitor, config: Config, period: float, *, notify: bool) -> None:
+    log = monitor.log
+    source = str(config.path) if config.path else "built-in defaults"
+    hosts = len(config.hosts)
+    fleet = f", {hosts} fleet host{'' if hosts == 1 else 's'}" if hosts else ""
+    log.info(
+        f"daemon: pid {os.getpid()}, every {period:g} s{fleet}, configuration {source}, "
+        f"history {monitor.history.path}"
+    )
+    if not notify:
+        log.info("alerts: --no-notify: logged, not sent")
+    elif not monitor.notifiers:
+        log.warning(
+            "alerts: no notifier configured, alerts are only logged: add [alerts.email], "
+            f"exec or webhook to {source} and check with `nastui alert test`"
+        )
+    for notifier in monitor.notifiers:
+        log.info(f"alerts: {notifier.name}")
+
+
+async def serve(monitor: Monitor, period: float, *, once: bool = False) -> int:
+    """The loop, with SIGTERM/SIGINT to stop."""
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+
+    def on_stop(name: str) -> None:
+        monitor.log.info(f"{name}: stopping")
+        stop.set()
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, on_stop, sig.name)
+    code = exits.OK
+    try:
+        while not stop.is_set():
+            await monitor.step()
+            if once:
+                break
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), period)
+    except Exception as exc:
+        monitor.log.error(f"daemon: internal error: {type(exc).__name__}: {exc}")
+        code = exits.EX_SOFTWARE
+    finally:
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.remove_signal_handler(sig)
+    monitor.log.info(f"daemon: stopped (exit {code})")
+    return code

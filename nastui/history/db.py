@@ -1,0 +1,313 @@
+"""The history file: one SQLite database in the state directory (`history.sqlite`).
+
+The daemon writes; the TUI and the CLI read, and write only acknowledgements. Plain rollback
+journal rather than WAL: a WAL database cannot be read by a user who may not write its
+directory, and the TUI of an unprivileged operator must read the root daemon's history. Writes
+are a few small transactions every poll period, well within what a rollback journal handles.
+Every failure to open or use the file is a `HistoryError` with one line naming the file and the
+fix.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import NamedTuple
+
+from nastui.history.record import (
+    CounterChange,
+    ScanRecord,
+    counter_changes,
+    finished_scans,
+    samples,
+)
+from nastui.model import Acknowledgement, HostSnapshot, Notice
+
+HISTORY_FILE = "history.sqlite"
+SCHEMA_VERSION = 1
+BUSY_TIMEOUT_S = 5.0
+_DAY = 86400.0
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS samples (
+    host TEXT NOT NULL, metric TEXT NOT NULL, at REAL NOT NULL, value REAL NOT NULL);
+CREATE INDEX IF NOT EXISTS samples_by_metric ON samples (host, metric, at);
+CREATE TABLE IF NOT EXISTS counters (
+    host TEXT NOT NULL, drive TEXT NOT NULL, counter TEXT NOT NULL, name TEXT NOT NULL,
+    at REAL NOT NULL, value INTEGER NOT NULL, previous INTEGER);
+CREATE INDEX IF NOT EXISTS counters_by_drive ON counters (host, drive, at);
+CREATE TABLE IF NOT EXISTS scans (
+    host TEXT NOT NULL, pool TEXT NOT NULL, kind TEXT NOT NULL, state TEXT NOT NULL,
+    started_at REAL, ended_at REAL, errors INTEGER, bytes_done INTEGER,
+    UNIQUE (host, pool, kind, started_at, ended_at));
+CREATE TABLE IF NOT EXISTS notices (
+    at REAL NOT NULL, host TEXT NOT NULL, kind TEXT NOT NULL, health TEXT NOT NULL,
+    key TEXT NOT NULL, name TEXT NOT NULL, message TEXT NOT NULL, delivery TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS notices_by_time ON notices (at);
+CREATE TABLE IF NOT EXISTS acks (
+    key TEXT PRIMARY KEY, value INTEGER, at REAL NOT NULL, expires_at REAL,
+    note TEXT NOT NULL DEFAULT '');
+CREATE TABLE IF NOT EXISTS state (name TEXT PRIMARY KEY, text TEXT NOT NULL);
+"""
+
+
+class LoggedNotice(NamedTuple):
+    """One line of the alert log."""
+
+    at: float
+    host: str
+    kind: str
+    health: str
+    key: str
+    name: str
+    message: str
+    delivery: str
+
+
+class HistoryError(Exception):
+    """The history file cannot be opened, read or written (one line, naming it and the fix)."""
+
+
+def _why(path: Path, exc: Exception) -> str:
+    text = str(exc)
+    if "readonly" in text or "unable to open" in text or isinstance(exc, OSError):
+        hint = "run as root, or point NASTUI_STATE_DIR at a directory you may write"
+        return f"history {path}: cannot open or write it ({text}): {hint}"
+    if "not a database" in text or "malformed" in text:
+        return f"history {path}: not a nastui history database ({text}): move it aside"
+    return f"history {path}: {text}"
+
+
+class History:
+    """An open history file; not thread-safe (one thread owns it)."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
+        self._conn = conn
+        self.path = path
+        self._last_kept: dict[str, dict[str, tuple[float, float]]] = {}
+        self._counters: dict[str, dict[tuple[str, str], int]] = {}
+
+    @classmethod
+    def open(cls, path: Path, *, readonly: bool = False) -> History:
+        """Open (and for a writer create) the file. Raises `HistoryError`."""
+        try:
+            if readonly:
+                if not path.exists():
+                    raise HistoryError(f"history {path}: not there yet: `nastui daemon` creates it")
+                conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S)
+            else:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S)
+                conn.executescript(_SCHEMA)
+                conn.execute(
+                    "INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),)
+                )
+                conn.commit()
+                with contextlib.suppress(OSError):
+                    path.chmod(0o644)  # the TUI of an unprivileged operator reads it
+            history = cls(conn, path)
+            history._check_schema()
+            return history
+        except (sqlite3.Error, OSError) as exc:
+            raise HistoryError(_why(path, exc)) from None
+
+    def _check_schema(self) -> None:
+        row = self._conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+        if row is None or row[0] != str(SCHEMA_VERSION):
+            found = row[0] if row else "none"
+            raise HistoryError(
+                f"history {self.path}: schema {found}, this nastui reads {SCHEMA_VERSION}: "
+                "move the file aside"
+            )
+
+    def close(self) -> None:
+        """Close the file."""
+        self._conn.close()
+
+    @contextlib.contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        try:
+            with self._conn:
+                yield self._conn
+        except sqlite3.Error as exc:
+            raise HistoryError(_why(self.path, exc)) from None
+
+    def _query(self, sql: str, args: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+        try:
+            return list(self._conn.execute(sql, args))
+        except sqlite3.Error as exc:
+            raise HistoryError(_why(self.path, exc)) from None
+
+    # ------------------------------------------------------------------ the daemon's writes
+
+    def _host_memory(
+        self, host: str
+    ) -> tuple[dict[str, tuple[float, float]], dict[tuple[str, str], int]]:
+        if host not in self._last_kept:
+            kept = self._query(
+                "SELECT metric, at, value FROM samples s WHERE host = ? AND at = "
+                "(SELECT max(at) FROM samples WHERE host = s.host AND metric = s.metric)",
+                (host,),
+            )
+            self._last_kept[host] = {str(m): (float(a), float(v)) for m, a, v in kept}  # type: ignore[arg-type]
+            rows = self._query(
+                "SELECT drive, counter, value FROM counters c WHERE host = ? AND at = "
+                "(SELECT max(at) FROM counters WHERE host = c.host AND drive = c.drive "
+                "AND counter = c.counter)",
+                (host,),
+            )
+            self._counters[host] = {(str(d), str(c)): int(v) for d, c, v in rows}  # type: ignore[call-overload]
+        return self._last_kept[host], self._counters[host]
+
+    def record(self, snapshot: HostSnapshot) -> int:
+        """Keep what is worth keeping of `snapshot`; returns the number of rows written."""
+        last_kept, known = self._host_memory(snapshot.host)
+        new_samples = list(samples(snapshot, last_kept))
+        changes = list(counter_changes(snapshot, known))
+        scans = list(finished_scans(snapshot))
+        with self._tx() as conn:
+            conn.executemany(
+                "INSERT INTO samples VALUES (?, ?, ?, ?)",
+                [(s.host, s.metric, s.at, s.value) for s in new_samples],
+            )
+            conn.executemany(
+                "INSERT INTO counters VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(c.host, c.drive, c.counter, c.name, c.at, c.value, c.previous) for c in changes],
+            )
+            before = conn.total_changes
+            conn.executemany(
+                "INSERT OR IGNORE INTO scans VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        r.host,
+                        r.pool,
+                        r.kind,
+                        r.state,
+                        r.started_at,
+                        r.ended_at,
+                        r.errors,
+                        r.bytes_done,
+                    )
+                    for r in scans
+                ],
+            )
+            new_scans = conn.total_changes - before
+        for s in new_samples:
+            last_kept[s.metric] = (s.at, s.value)
+        for c in changes:
+            known[(c.drive, c.counter)] = c.value
+        return len(new_samples) + len(changes) + new_scans
+
+    def log_notices(self, host: str, notices: Iterable[Notice], delivery: str) -> None:
+        """Add sent (or failed) notices to the alert log; `delivery` says how it went."""
+        rows = [
+            (
+                n.at,
+                host,
+                n.kind.value,
+                n.alert.health.name,
+                n.alert.key,
+                n.alert.name,
+                n.alert.message,
+                delivery,
+            )
+            for n in notices
+        ]
+        with self._tx() as conn:
+            conn.executemany("INSERT INTO notices VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+
+    def put_state(self, name: str, text: str) -> None:
+        """Keep a named piece of daemon state (the alert book, the last snapshot)."""
+        with self._tx() as conn:
+            conn.execute("INSERT OR REPLACE INTO state VALUES (?, ?)", (name, text))
+
+    def state(self, name: str) -> str | None:
+        """A named piece of daemon state, if kept."""
+        rows = self._query("SELECT text FROM state WHERE name = ?", (name,))
+        return str(rows[0][0]) if rows else None
+
+    def prune(self, now: float, keep_days: float) -> int:
+        """Forget samples, counters and notices older than `keep_days`; rows removed."""
+        cutoff = now - keep_days * _DAY
+        with self._tx() as conn:
+            before = conn.total_changes
+            for table in ("samples", "counters", "notices"):
+                conn.execute(f"DELETE FROM {table} WHERE at < ?", (cutoff,))
+            return conn.total_changes - before
+
+    # ------------------------------------------------------------------ acknowledgements
+
+    def acks(self) -> tuple[Acknowledgement, ...]:
+        """Every alert acknowledgement kept (expired ones too: the engine decides)."""
+        rows = self._query("SELECT key, value, at, expires_at, note FROM acks ORDER BY key")
+        return tuple(
+            Acknowledgement(
+                str(k),
+                None if v is None else int(v),  # type: ignore[call-overload]
+                float(a),  # type: ignore[arg-type]
+                str(n),
+                None if e is None else float(e),  # type: ignore[arg-type]
+            )
+            for k, v, a, e, n in rows
+        )
+
+    def add_ack(self, ack: Acknowledgement) -> None:
+        """Keep an acknowledgement (replacing one with the same key)."""
+        with self._tx() as conn:
+            conn.execute(
+                "INSERT OR REPLACE INTO acks VALUES (?, ?, ?, ?, ?)",
+                (ack.key, ack.value, ack.at, ack.expires_at, ack.note),
+            )
+
+    def remove_ack(self, key: str) -> bool:
+        """Forget an acknowledgement; False if there was none."""
+        with self._tx() as conn:
+            return conn.execute("DELETE FROM acks WHERE key = ?", (key,)).rowcount > 0
+
+    # ------------------------------------------------------------------ reads
+
+    def samples(self, host: str, metric: str, since: float) -> tuple[tuple[float, float], ...]:
+        """(time, value) of one metric since `since`, oldest first."""
+        rows = self._query(
+            "SELECT at, value FROM samples WHERE host = ? AND metric = ? AND at >= ? ORDER BY at",
+            (host, metric, since),
+        )
+        return tuple((float(a), float(v)) for a, v in rows)  # type: ignore[arg-type]
+
+    def metrics(self, host: str) -> tuple[str, ...]:
+        """The metrics with samples for `host`."""
+        rows = self._query("SELECT DISTINCT metric FROM samples WHERE host = ?", (host,))
+        return tuple(sorted(str(r[0]) for r in rows))
+
+    def counter_changes(self, host: str, drive: str) -> tuple[CounterChange, ...]:
+        """Every kept change of a drive's counters, oldest first."""
+        rows = self._query(
+            "SELECT host, drive, counter, name, at, value, previous FROM counters "
+            "WHERE host = ? AND drive = ? ORDER BY at, counter",
+            (host, drive),
+        )
+        return tuple(CounterChange(*row) for row in rows)  # type: ignore[arg-type]
+
+    def scans(self, host: str, pool: str | None = None, limit: int = 20) -> tuple[ScanRecord, ...]:
+        """Finished scans, newest first."""
+        where, args = (
+            ("host = ?", (host,)) if pool is None else ("host = ? AND pool = ?", (host, pool))
+        )
+        rows = self._query(
+            f"SELECT host, pool, kind, state, started_at, ended_at, errors, bytes_done FROM scans "
+            f"WHERE {where} ORDER BY coalesce(ended_at, started_at) DESC LIMIT ?",
+            (*args, limit),
+        )
+        return tuple(ScanRecord(*row) for row in rows)  # type: ignore[arg-type]
+
+    def notices(self, since: float, limit: int = 200) -> tuple[LoggedNotice, ...]:
+        """The alert log since `since`, newest first."""
+        rows = self._query(
+            "SELECT at, host, kind, health, key, name, message, delivery FROM notices "
+            "WHERE at >= ? ORDER BY at DESC LIMIT ?",
+            (since, limit),
+        )
+        return tuple(LoggedNotice(*row) for row in rows)  # type: ignore[arg-type]

@@ -1,0 +1,155 @@
+"""A history file for the demo: the day before the session starts, as `nastui daemon` would
+have kept it, so the demo and the screenshots draw real trend lines from simulated data.
+
+    history = demo_history("failing-drive", seed=0, host="nano", end=clock.now())
+
+The scenario's simulator runs over the 24 hours before `end` on its own `FakeClock`, and every
+snapshot goes through `History.record`, the daemon's own path: temperatures thinned the same
+way, SMART counter changes (the failing drive's pending sectors growing), finished scans. A
+step of 10 minutes is the daemon's own floor (it keeps a sample at least that often) and keeps
+the build near a third of a second for a 24-bay box. The simulator has a day of history but
+not months of it, so the scrubs before each pool's last one are made up here: one a month,
+each a little shorter than the next (the pool was emptier), seeded like everything else.
+The same (scenario, seed, host, end) always gives the same rows.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import functools
+import math
+import sqlite3
+import tempfile
+from pathlib import Path
+
+from nastui.history.db import History, HistoryError
+from nastui.model import HostSnapshot, Pool, ScanProgress, ScanState
+from nastui.sim.backend import SimBackend
+from nastui.sim.clock import FakeClock
+from nastui.sim.grid import DAY_S, rng_for
+
+SPAN_S = float(DAY_S)
+STEP_S = 600.0
+DRIVES_PER_STEP = 24
+EARLIER_SCRUBS = 4
+IN_MEMORY = Path(":memory:")
+
+
+def _earlier(pool: Pool, seed: int, scenario: str) -> tuple[ScanProgress, ...]:
+    """Made-up monthly scrubs before the pool's last one, oldest first."""
+    last = pool.last_scrub
+    if last is None or last.started_at is None or last.duration is None:
+        return ()
+    rng = rng_for(seed, scenario, "history", pool.name)
+    scans: list[ScanProgress] = []
+    start, duration = last.started_at, last.duration
+    for _ in range(EARLIER_SCRUBS):
+        start -= rng.uniform(28.0, 33.0) * DAY_S
+        duration *= rng.uniform(0.91, 0.98)
+        done = (
+            None if last.bytes_done is None else round(last.bytes_done * duration / last.duration)
+        )
+        scans.append(
+            dataclasses.replace(
+                last,
+                state=ScanState.FINISHED,
+                started_at=start,
+                ended_at=start + duration,
+                bytes_done=done,
+                errors=0,
+                repaired_bytes=0,
+            )
+        )
+    return tuple(reversed(scans))
+
+
+def _scan_snapshots(first: HostSnapshot, seed: int, scenario: str) -> list[HostSnapshot]:
+    """Snapshots holding only a pool with one earlier scrub each, in time order."""
+    found = [(scan, pool) for pool in first.pools for scan in _earlier(pool, seed, scenario)]
+    found.sort(key=lambda pair: pair[0].ended_at or 0.0)
+    return [
+        HostSnapshot(
+            host=first.host,
+            taken_at=scan.ended_at or first.taken_at,
+            pools=(dataclasses.replace(pool, scan=None, last_scrub=scan),),
+            source=first.source,
+        )
+        for scan, pool in found
+    ]
+
+
+def step_for(first: HostSnapshot) -> float:
+    """Seconds between recorded snapshots: `STEP_S`, longer for boxes of more than 24 drives,
+    so a 102-bay demo starts about as fast as a 24-bay one."""
+    return STEP_S * max(1, math.ceil(len(first.drives) / DRIVES_PER_STEP))
+
+
+def record_day(
+    history: History,
+    scenario: str,
+    *,
+    seed: int,
+    host: str | None,
+    end: float,
+    span_s: float = SPAN_S,
+) -> int:
+    """Run the scenario over [end - span_s, end) and record its snapshots (the made-up earlier
+    scrubs first); returns the rows written.
+
+    Raises:
+        UnknownScenario: no scenario has that name.
+        HistoryError: the history cannot be written.
+    """
+    clock = FakeClock(end - span_s)
+    backend = SimBackend(scenario, seed=seed, clock=clock, host=host)
+    first = backend.snapshot()
+    step = step_for(first)
+    rows = sum(history.record(s) for s in _scan_snapshots(first, seed, scenario))
+    snapshot = first
+    while True:
+        rows += history.record(snapshot)
+        if clock.now() + step >= end:
+            return rows
+        clock.advance(step)
+        snapshot = backend.snapshot()
+
+
+def _copy(source: sqlite3.Connection) -> sqlite3.Connection:
+    target = sqlite3.connect(":memory:", check_same_thread=False)
+    source.backup(target)
+    return target
+
+
+@functools.cache
+def _empty() -> sqlite3.Connection:
+    """An in-memory history with the schema and nothing else (made by `History.open`)."""
+    with tempfile.TemporaryDirectory(prefix="nastui-demo-") as scratch:
+        path = Path(scratch) / "empty.sqlite"
+        History.open(path).close()
+        with contextlib.closing(sqlite3.connect(path)) as made:
+            return _copy(made)
+
+
+@functools.lru_cache(maxsize=8)
+def _template(scenario: str, seed: int, host: str | None, end: float) -> sqlite3.Connection:
+    """The simulated day, recorded once per process and arguments."""
+    conn = _copy(_empty())
+    record_day(History(conn, IN_MEMORY), scenario, seed=seed, host=host, end=end)
+    return conn
+
+
+def demo_history(scenario: str, *, seed: int, host: str | None, end: float) -> History:
+    """A fresh in-memory history holding the simulated day before `end` (see the module).
+
+    Each call gets its own copy, so one session's writes (acknowledgements) never show in
+    another's.
+
+    Raises:
+        UnknownScenario: no scenario has that name.
+        HistoryError: the schema could not be made (no temporary directory).
+    """
+    try:
+        return History(_copy(_template(scenario, seed, host, end)), IN_MEMORY)
+    except (sqlite3.Error, OSError) as exc:
+        raise HistoryError(f"demo history: {exc}: set TMPDIR to a writable directory") from None

@@ -1,0 +1,77 @@
+"""`nastui alert list|ack|unack|log` and `nastui daemon` as an operator runs them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.cli.test_cli import nastui
+
+KEY = "nano/drive:PK1331PLPX28B6:attr:197"
+
+
+def state(tmp_path: Path) -> dict[str, str]:
+    return {"NASTUI_STATE_DIR": str(tmp_path / "state")}
+
+
+def test_list_shows_keys_an_operator_can_ack(tmp_path: Path) -> None:
+    result = nastui("alert", "list", "--scenario", "failing-drive", env=state(tmp_path))
+    assert result.returncode == 0, result.stderr
+    assert KEY in result.stdout
+    where = "bay 10 sdp: HGST HUS724040ALA640 PK1331PLPX28B6: Current_Pending_Sector"
+    assert where in result.stdout
+
+
+def test_ack_list_unack_round_trip(tmp_path: Path) -> None:
+    env = state(tmp_path)
+    nastui("daemon", "--once", "--no-notify", "--scenario", "failing-drive", env=env)
+    acked = nastui(
+        "alert", "ack", "attr:197", "--for", "7d", "--note", "disk ordered",
+        "--scenario", "failing-drive", env=env,
+    )  # fmt: skip
+    assert acked.returncode == 0, acked.stderr
+    assert acked.stdout == f"acknowledged {KEY} at 27 for 7 days\n"
+    listed = json.loads(
+        nastui("alert", "list", "--json", "--scenario", "failing-drive", env=env).stdout
+    )
+    assert {a["key"]: a["acknowledged"] for a in listed}[KEY] is True
+    gone = nastui("alert", "unack", KEY, env=env)
+    assert gone.returncode == 0 and gone.stdout == f"withdrew the acknowledgement of {KEY}\n"
+    again = nastui("alert", "unack", KEY, env=env)
+    assert again.returncode == 64 and "no acknowledgement" in again.stderr
+
+
+def test_ack_of_an_unknown_or_ambiguous_key_names_the_problem(tmp_path: Path) -> None:
+    env = state(tmp_path)
+    unknown = nastui("alert", "ack", "nonsense", "--scenario", "failing-drive", env=env)
+    assert unknown.returncode == 64
+    assert "no standing alert 'nonsense' (`nastui alert list` shows their keys)" in unknown.stderr
+    ambiguous = nastui("alert", "ack", "PK1331PLPX28B6", "--scenario", "failing-drive", env=env)
+    assert ambiguous.returncode == 64 and "give more of the key" in ambiguous.stderr
+
+
+def test_bad_duration_is_a_usage_error(tmp_path: Path) -> None:
+    result = nastui("alert", "ack", KEY, "--for", "soon", "--demo", env=state(tmp_path))
+    assert result.returncode == 64
+    assert "not a duration: 'soon'" in result.stderr
+
+
+def test_log_lists_what_the_daemon_decided(tmp_path: Path) -> None:
+    env = state(tmp_path)
+    empty = nastui("alert", "log", env=env)
+    assert empty.returncode == 69 and "`nastui daemon` creates it" in empty.stderr
+    nastui("daemon", "--once", "--no-notify", "--scenario", "failing-drive", env=env)
+    log = nastui("alert", "log", env=env)
+    assert log.returncode == 0
+    assert "nano firing WARNING bay 10 sdp" in log.stdout
+    assert "[not sent: no notifier configured]" in log.stdout
+
+
+def test_daemon_with_an_unwritable_history_says_so(tmp_path: Path) -> None:
+    blocked = tmp_path / "file"
+    blocked.write_text("")
+    result = nastui(
+        "daemon", "--once", "--demo", "--history", str(blocked / "h.sqlite"), env=state(tmp_path)
+    )
+    assert result.returncode == 73
+    assert result.stderr.startswith("nastui: daemon: history ") and "Traceback" not in result.stderr

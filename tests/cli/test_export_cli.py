@@ -1,0 +1,73 @@
+"""`nastui export --prometheus`, run as a subprocess the way cron or a systemd timer runs it."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from nastui.control.latest import write_latest
+from nastui.model import HostSnapshot
+from tests.unit.test_prometheus import parse
+
+
+def nastui(*argv: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    full_env = {**os.environ, "NO_COLOR": "1", **(env or {})}
+    full_env.pop("NASTUI_CONFIG", None)
+    return subprocess.run(
+        [sys.executable, "-m", "nastui", *argv],
+        capture_output=True,
+        text=True,
+        env=full_env,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_demo_to_a_textfile(tmp_path: Path) -> None:
+    target = tmp_path / "textfile" / "nastui.prom"
+    done = nastui("export", "--scenario", "scrubbing", "--prometheus", str(target))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "" and done.stderr == ""
+    assert target.stat().st_mode & 0o777 == 0o644
+    assert [p.name for p in target.parent.iterdir()] == ["nastui.prom"]
+    parsed = parse(target.read_text())
+    assert any(m == "nastui_pool_scan_percent" for m, _ in parsed.samples)
+
+
+def test_stdout(tmp_path: Path) -> None:
+    done = nastui("--demo", "export", "--prometheus", "-")
+    assert done.returncode == 0, done.stderr
+    assert ("nastui_drive_health", (("drive", "x"),)) not in parse(done.stdout).samples
+    assert "nastui_drive_temperature_celsius{" in done.stdout
+
+
+def test_from_state(tmp_path: Path) -> None:
+    state = tmp_path / "latest.json"
+    write_latest(state, HostSnapshot("far", 123.0))
+    done = nastui("export", "--from-state", str(state), "--prometheus", "-")
+    assert done.returncode == 0, done.stderr
+    assert parse(done.stdout).samples[("nastui_snapshot_timestamp_seconds", ())] == 123
+    env = {"NASTUI_STATE_DIR": str(tmp_path)}
+    default = nastui("export", "--prometheus", "-", "--from-state", env=env)
+    assert default.returncode == 0 and default.stdout == done.stdout
+
+
+def test_missing_state_is_one_line(tmp_path: Path) -> None:
+    done = nastui(
+        "export", "--prometheus", "-", "--from-state", env={"NASTUI_STATE_DIR": str(tmp_path)}
+    )
+    assert done.returncode == 69
+    assert done.stderr == (
+        f"nastui: no snapshot at {tmp_path / 'latest.json'}: is `nastui daemon` running?\n"
+    )
+
+
+def test_unwritable_target_is_one_line(tmp_path: Path) -> None:
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    done = nastui("--demo", "export", "--prometheus", str(blocker / "nastui.prom"))
+    assert done.returncode == 73
+    assert done.stderr.startswith(f"nastui: cannot write {blocker / 'nastui.prom'}")
+    assert done.stderr.count("\n") == 1

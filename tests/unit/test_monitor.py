@@ -1,0 +1,108 @@
+"""The daemon's cycle (`nastui.daemon.monitor`) on the simulator: what it tells, what it keeps,
+and that a restart or a failed delivery neither repeats nor loses a notice."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from nastui.collectors.latest import read_latest
+from nastui.core.ack import ack_alert
+from nastui.daemon.fanlog import Log
+from nastui.daemon.monitor import Monitor
+from nastui.history.db import History
+from nastui.model import Notice, NoticeKind
+from nastui.notify.base import NotifyError
+from nastui.session import Source, open_session
+
+
+class Recorder:
+    """A notifier that keeps what it is given, or refuses it."""
+
+    def __init__(self, fail: bool = False) -> None:
+        self.fail = fail
+        self.batches: list[tuple[str, tuple[Notice, ...]]] = []
+
+    @property
+    def name(self) -> str:
+        return "recorder"
+
+    def send(self, host: str, notices: Sequence[Notice]) -> None:
+        if self.fail:
+            raise NotifyError("recorder: refused on purpose")
+        self.batches.append((host, tuple(notices)))
+
+
+def monitor(tmp_path: Path, notifier: Recorder, scenario: str = "failing-drive") -> Monitor:
+    session = open_session(Source(demo=True, scenario=scenario), {})
+    history = History.open(tmp_path / "history.sqlite")
+    log = Log(io.StringIO())
+    return Monitor(
+        session,
+        history,
+        [notifier],
+        log,
+        latest_path=tmp_path / "latest.json",
+        fleet=session.fleet,
+    )
+
+
+def sent_keys(notifier: Recorder, host: str = "nano") -> set[str]:
+    return {n.alert.key for h, batch in notifier.batches if h == host for n in batch}
+
+
+async def test_first_cycle_tells_every_standing_alert_once_per_host(tmp_path: Path) -> None:
+    notifier = Recorder()
+    await monitor(tmp_path, notifier).step()
+    hosts = [host for host, _ in notifier.batches]
+    assert len(hosts) == len(set(hosts)) and "nano" in hosts
+    keys = sent_keys(notifier)
+    assert "drive:PK1331PLPX28B6:attr:197" in keys
+    assert all(n.kind is NoticeKind.FIRING for _, b in notifier.batches for n in b)
+
+
+async def test_a_restart_sends_nothing_already_sent(tmp_path: Path) -> None:
+    first = Recorder()
+    await monitor(tmp_path, first).step()
+    second = Recorder()
+    await monitor(tmp_path, second).step()
+    assert first.batches and second.batches == []
+
+
+async def test_a_failed_delivery_is_tried_again_next_cycle(tmp_path: Path) -> None:
+    notifier = Recorder(fail=True)
+    daemon = monitor(tmp_path, notifier)
+    deliveries = await daemon.step()
+    assert deliveries and not any(d.delivered for d in deliveries)
+    notifier.fail = False
+    await daemon.step()
+    assert "drive:PK1331PLPX28B6:attr:197" in sent_keys(notifier)
+    history = daemon.history
+    outcomes = {row.delivery for row in history.notices(0)}
+    assert "recorder: recorder: refused on purpose" in outcomes and "recorder: sent" in outcomes
+
+
+async def test_an_acknowledged_alert_is_not_sent_and_shows_acknowledged(tmp_path: Path) -> None:
+    probe = monitor(tmp_path / "probe", Recorder())
+    snapshot = await probe.session.poll()
+    (pending,) = [a for a in snapshot.alerts if a.key.endswith(":attr:197")]
+    notifier = Recorder()
+    daemon = monitor(tmp_path, notifier)
+    daemon.history.add_ack(ack_alert(pending, probe.session.clock.now()))
+    await daemon.step()
+    assert "drive:PK1331PLPX28B6:attr:197" not in sent_keys(notifier)
+    latest = read_latest(tmp_path / "latest.json")
+    (shown,) = [a for a in latest.alerts if a.key.endswith(":attr:197")]
+    assert shown.acknowledged
+
+
+@pytest.mark.parametrize("scenario", ["healthy-24-bay", "resilvering"])
+async def test_latest_snapshot_and_history_are_written(tmp_path: Path, scenario: str) -> None:
+    daemon = monitor(tmp_path, Recorder(), scenario)
+    await daemon.step()
+    assert read_latest(tmp_path / "latest.json").host == "nano"
+    assert any(m.startswith("temp:") for m in daemon.history.metrics("nano"))
+    assert oct((tmp_path / "latest.json").stat().st_mode & 0o777) == "0o644"
