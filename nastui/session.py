@@ -153,6 +153,22 @@ def _demo_history(source: Source, sim: SimBackend, end: float) -> History | None
         return None
 
 
+def history_for(source: Source, session: Session, env: Mapping[str, str]) -> History | None:
+    """The history `source` has, opened (for the demo: its simulated day, built now). The
+    interface calls this off its event loop after the first frame, then `attach_history`."""
+    if source.demo:
+        sim = session.backend
+        return (
+            _demo_history(source, sim, session.clock.now()) if isinstance(sim, SimBackend) else None
+        )
+    return _local_history(env)
+
+
+def attach_history(session: Session, history: History | None) -> Session:
+    """`_with_history` for front ends that load the history later."""
+    return _with_history(session, history)
+
+
 def _with_history(session: Session, history: History | None) -> Session:
     """Attach the history and put its last day of samples in the store, so trend lines and
     the fan replay start full after a restart."""

@@ -97,7 +97,12 @@ class History:
             if readonly:
                 if not path.exists():
                     raise HistoryError(f"history {path}: not there yet: `nastui daemon` creates it")
-                conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S)
+                conn = sqlite3.connect(
+                    f"file:{path}?mode=ro",
+                    uri=True,
+                    timeout=BUSY_TIMEOUT_S,
+                    check_same_thread=False,  # opened off the UI thread, then read on it
+                )
             else:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S)

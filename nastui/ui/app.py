@@ -23,8 +23,9 @@ from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.worker import Worker, WorkerState
 
 from nastui.core.glyphs import Glyphs, glyphs_for
+from nastui.history.db import History
 from nastui.model import FleetHost, HostSnapshot, LedState, Thresholds
-from nastui.session import Session
+from nastui.session import Session, attach_history
 from nastui.ui.screens.bays import BaysScreen
 from nastui.ui.screens.bench import BenchScreen
 from nastui.ui.screens.bench_source import BenchSource
@@ -110,8 +111,10 @@ class NastuiApp(App[int]):
         poll_interval: float | None = None,
         initial: HostSnapshot | None = None,
         bench_source: BenchSource | None = None,
+        history_loader: Callable[[], History | None] | None = None,
     ) -> None:
         super().__init__(ansi_color=True)
+        self._history_loader = history_loader
         self.session = session
         self.bench_source = bench_source
         self.ascii_only = ascii_only
@@ -147,6 +150,15 @@ class NastuiApp(App[int]):
         self.poll_forever()
         if self.session.fleet is not None:
             self.poll_fleet()
+        if self._history_loader is not None:
+            self.load_history()
+
+    @work(exclusive=True, group="history", exit_on_error=False)
+    async def load_history(self) -> None:
+        """Open the history off the event loop, then put its last day in the store."""
+        if self._history_loader is not None:
+            history = await asyncio.to_thread(self._history_loader)
+            attach_history(self.session, history)
 
     def on_unmount(self) -> None:
         if self.session.fleet is not None:
@@ -215,6 +227,7 @@ def make_app(
     poll_interval: float | None = None,
     initial: HostSnapshot | None = None,
     bench_source: BenchSource | None = None,
+    history_loader: Callable[[], History | None] | None = None,
 ) -> NastuiApp:
     """Build the app over an opened session.
 
@@ -226,6 +239,7 @@ def make_app(
         initial: a snapshot to show before the first poll completes.
         bench_source: where the bench screen runs (default: the session's machine, or the
             demo's replayed recordings).
+        history_loader: opens the history after the first frame (the session has none yet).
     """
     return NastuiApp(
         session,
@@ -234,4 +248,5 @@ def make_app(
         poll_interval=poll_interval,
         initial=initial,
         bench_source=bench_source,
+        history_loader=history_loader,
     )

@@ -11,11 +11,12 @@ import asyncio
 import os
 import sys
 from collections.abc import MutableMapping
+from functools import partial
 
 from nastui import exits
 from nastui.core.glyphs import choose_ascii
 from nastui.model import HostSnapshot
-from nastui.session import Session, Source, open_or_explain
+from nastui.session import Session, Source, history_for, open_or_explain
 
 COLOR_SYSTEMS = {"16": "standard", "256": "256", "truecolor": "truecolor"}
 FIRST_POLL_WAIT_S = 1.0
@@ -52,9 +53,10 @@ def run_ui(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return exits.EX_USAGE
-    session = open_or_explain(
-        Source.from_options(args, live=True, history=True), os.environ, sys.stderr
-    )
+    # The history (a demo builds a simulated day of it) is loaded after the first frame, off
+    # the event loop: it would otherwise add half a second before anything shows.
+    source = Source.from_options(args, live=True, history=False)
+    session = open_or_explain(source, os.environ, sys.stderr)
     if isinstance(session, int):
         return session
     ui = session.config.ui
@@ -64,6 +66,11 @@ def run_ui(args: argparse.Namespace) -> int:
 
     from nastui.ui.app import make_app  # Textual is imported here, and only here
 
-    app = make_app(session, ascii_only=ascii_only, initial=initial)
+    app = make_app(
+        session,
+        ascii_only=ascii_only,
+        initial=initial,
+        history_loader=partial(history_for, source, session, os.environ),
+    )
     app.run()
     return app.return_code or 0
