@@ -19,8 +19,9 @@ async def test_history_arrives_after_start_and_fills_the_store() -> None:
         await pilot.pause()
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert session.history is not None
-        temps = [m for m in session.history.metrics(host) if m.startswith("temp:")]
+        history = app.session.history  # the same session, read after the worker ran
+        assert history is not None
+        temps = [m for m in history.metrics(host) if m.startswith("temp:")]
         assert temps and len(session.store.history(host, temps[0])) > 100
 
 
