@@ -26,7 +26,6 @@ from nastui.history.db import HISTORY_FILE, History, HistoryError
 from nastui.model import HostSnapshot
 from nastui.sim import DEFAULT_SCENARIO, SimBackend, UnknownScenario
 from nastui.sim.clock import FakeClock, FollowingClock
-from nastui.sim.fleet import SimFleet
 from nastui.sim.history import demo_history
 from nastui.sim.locate import SimLocator
 
@@ -44,11 +43,13 @@ class Source:
     config: Path | None = None
     live: bool = False  # the demo clock follows the wall clock (the TUI) instead of standing still
     history: bool = True  # read the daemon's history into the store (the TUI's trends)
+    fleet: bool = True  # set up the `[[host]]` fleet (the demo's simulated one) for polling
 
     @classmethod
     def from_options(cls, options: object, *, live: bool = False, history: bool = False) -> Source:
         """The source the global command-line options describe (an argparse namespace).
-        Only the interface wants the history: a one-shot command skips its cost."""
+        Only the interface wants the history, and only the live front ends (the interface, the
+        daemons) poll the fleet: a one-shot command skips their cost."""
         return cls(
             demo=bool(getattr(options, "demo", False)),
             scenario=getattr(options, "scenario", None),
@@ -57,14 +58,15 @@ class Source:
             config=getattr(options, "config", None),
             live=live,
             history=history,
+            fleet=live,
         )
 
 
 @dataclass
 class Session:
     """An opened source: its configuration, backend, clock, store, locate LEDs, fleet (the
-    remote hosts; None when no `[[host]]` is configured) and history (the daemon's file, its
-    last day already in the store; None when there is none)."""
+    remote hosts; None when no `[[host]]` is configured or the source wants none) and history
+    (the daemon's file, its last day already in the store; None when there is none)."""
 
     config: Config
     backend: Backend
@@ -117,11 +119,12 @@ def open_session(source: Source, env: Mapping[str, str]) -> Session:
             clock=clock,
             host=config.hostname,
         )
-        fleet = SimFleet(sim.scenario.name, seed=source.seed, clock=clock, limits=config.thresholds)
-        session = Session(config, sim, clock, SimLocator(sim), fleet=fleet)
+        session = Session(
+            config, sim, clock, SimLocator(sim), fleet=_fleet(source, config, clock, sim)
+        )
         if not source.history:
             return session
-        return _with_history(session, _demo_history(source, sim, clock.now()))
+        return attach_history(session, _demo_history(source, sim, clock.now()))
     clock = SystemClock()
     root = source.root or Path("/")
     backend = LocalBackend(config, root=root, clock=clock)
@@ -132,8 +135,8 @@ def open_session(source: Source, env: Mapping[str, str]) -> Session:
         latest=lambda: store.latest(backend.host),
         state_dir=state_dir(env, os.geteuid()),
     )
-    session = Session(config, backend, clock, locator, store, _fleet_collector(config, clock))
-    return _with_history(session, _local_history(env)) if source.history else session
+    session = Session(config, backend, clock, locator, store, _fleet(source, config, clock))
+    return attach_history(session, _local_history(env)) if source.history else session
 
 
 def _local_history(env: Mapping[str, str]) -> History | None:
@@ -165,13 +168,9 @@ def history_for(source: Source, session: Session, env: Mapping[str, str]) -> His
 
 
 def attach_history(session: Session, history: History | None) -> Session:
-    """`_with_history` for front ends that load the history later."""
-    return _with_history(session, history)
-
-
-def _with_history(session: Session, history: History | None) -> Session:
     """Attach the history and put its last day of samples in the store, so trend lines and
-    the fan replay start full after a restart."""
+    the fan replay start full after a restart (`open_session` calls it, or the interface once
+    it has loaded the history)."""
     if history is None:
         return session
     host, since = session.backend.host, session.clock.now() - HISTORY_SEED_S
@@ -185,12 +184,23 @@ def _with_history(session: Session, history: History | None) -> Session:
     return session
 
 
-def _fleet_collector(config: Config, clock: Clock) -> FleetSource | None:
-    """The SNMP fleet collector for the configured `[[host]]`s; None when there are none.
+def _fleet(
+    source: Source, config: Config, clock: Clock, sim: SimBackend | None = None
+) -> FleetSource | None:
+    """The fleet to poll: the scenario's simulated hosts for the demo, else an SNMP collector
+    for the configured `[[host]]`s; None when the source wants no fleet or none is configured.
     Imported here so commands that never poll the fleet do not load the SNMP engine."""
+    if not source.fleet:
+        return None
+    fleet: FleetSource
+    if sim is not None:
+        from nastui.sim.fleet import SimFleet
+
+        fleet = SimFleet(sim.scenario.name, seed=source.seed, clock=clock, limits=config.thresholds)
+        return fleet
     if not config.hosts:
         return None
     from nastui.collectors.fleet import FleetCollector
 
-    collector: FleetSource = FleetCollector(config.hosts, clock, limits=config.thresholds)
-    return collector
+    fleet = FleetCollector(config.hosts, clock, limits=config.thresholds)
+    return fleet

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from nastui.agent import mib
 from nastui.agent.mib import AlertCol, BayCol, DriveCol, FanCol, HostCol, Oid, PoolCol, UpsCol
-from nastui.core.assess import overall
-from nastui.model import Drive, Health, HostSnapshot, Pool, Subject, worst
+from nastui.core.assess import overall, pool_health
+from nastui.model import Drive, Health, HostSnapshot
 
 Value = int | str
 Cell = tuple[str, Value]
@@ -162,15 +162,6 @@ def _drive_rows(snapshot: HostSnapshot) -> Rows:
         yield DriveCol.CAPACITY, row, counter64(capacity) if capacity is not None else None
         hours = drive.power_on_hours
         yield DriveCol.POWER_ON_HOURS, row, gauge(hours) if hours is not None else None
-
-
-def pool_health(snapshot: HostSnapshot, pool: Pool) -> Health:
-    """The worst unacknowledged alert about the pool (OK when none)."""
-    return worst(
-        a.health
-        for a in snapshot.alerts
-        if a.subject is Subject.POOL and a.name == pool.name and not a.acknowledged
-    )
 
 
 def _pool_rows(snapshot: HostSnapshot) -> Rows:

@@ -18,6 +18,7 @@ and `io_bytes` in KiB.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from collections.abc import Mapping
@@ -160,6 +161,11 @@ def merge(a: DirCounters, b: DirCounters) -> DirCounters:
     )
 
 
+def _summed(jobs: list[DirCounters]) -> DirCounters:
+    """Every job's counters as one; a lone job's as they are (its histogram not copied)."""
+    return functools.reduce(merge, jobs) if jobs else DirCounters()
+
+
 def dump_from(data: Any, source: str) -> Dump:
     """A decoded fio JSON document as a `Dump`.
 
@@ -171,10 +177,10 @@ def dump_from(data: Any, source: str) -> Dump:
     jobs = data.get("jobs")
     if not isinstance(jobs, list) or not all(isinstance(j, Mapping) for j in jobs):
         raise ParseError(source, 'no "jobs" list: not fio JSON output')
-    read, write, runtime, errors = DirCounters(), DirCounters(), 0, []
+    reads, writes, runtime, errors = [], [], 0, []
     for job in jobs:
-        read = merge(read, _direction(job.get("read"), source))
-        write = merge(write, _direction(job.get("write"), source))
+        reads.append(_direction(job.get("read"), source))
+        writes.append(_direction(job.get("write"), source))
         elapsed = job.get("elapsed", 0)
         fallback = elapsed * 1000 if isinstance(elapsed, int) else 0
         runtime = max(runtime, int(_number(job.get("job_runtime", fallback), "runtime", source)))
@@ -185,8 +191,8 @@ def dump_from(data: Any, source: str) -> Dump:
     return Dump(
         timestamp_ms=int(stamp) if isinstance(stamp, int) and not isinstance(stamp, bool) else None,
         job_runtime_ms=runtime,
-        read=read,
-        write=write,
+        read=_summed(reads),
+        write=_summed(writes),
         errors=tuple(errors),
         version=version if isinstance(version, str) else None,
         jobs=len(jobs),

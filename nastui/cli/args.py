@@ -11,10 +11,10 @@ import os
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, cast
 
 from nastui import __version__
-from nastui.cli.registry import COMMANDS
+from nastui.cli.registry import COMMANDS, command
 from nastui.exits import EX_USAGE
 
 COLOR_CHOICES = ("none", "16", "256", "truecolor")
@@ -60,8 +60,36 @@ def _global_options(*, suppress: bool) -> Parser:
     return opts
 
 
+if TYPE_CHECKING:
+    _SubParsers = argparse._SubParsersAction[Parser]
+else:  # not subscriptable at run time
+    _SubParsers = argparse._SubParsersAction
+
+
+class _Commands(_SubParsers):
+    """The subcommands, each one's own options added only when it is the command being run:
+    building them needs the command's module, and a run imports only the module it runs."""
+
+    common: Parser  # the global options, for commands with nested actions
+    added: set[str]  # the commands whose own options are in their parsers
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
+        assert values is not None and not isinstance(values, str)
+        name = values[0]
+        if name in self._name_parser_map and name not in self.added:
+            command(name).add_arguments(self._name_parser_map[name], self.common)
+            self.added.add(name)
+        super().__call__(parser, namespace, values, option_string)
+
+
 def build_parser() -> Parser:
-    """The full parser with every subcommand from `nastui.cli.registry`."""
+    """The full parser with every subcommand from `nastui.cli.registry` (see `_Commands`)."""
     common = _global_options(suppress=True)
     parser = Parser(
         prog="nastui",
@@ -70,9 +98,15 @@ def build_parser() -> Parser:
         parents=[_global_options(suppress=False)],
     )
     parser.add_argument("--version", action="version", version=f"nastui {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    for cmd in COMMANDS:
-        cmd.add_arguments(sub.add_parser(cmd.NAME, parents=[common], help=cmd.HELP), common)
+    sub = cast(
+        _Commands,
+        parser.add_subparsers(
+            dest="command", metavar="COMMAND", parser_class=Parser, action=_Commands
+        ),
+    )
+    sub.common, sub.added = common, set()
+    for entry in COMMANDS:
+        sub.add_parser(entry.name, parents=[common], help=entry.help)
     return parser
 
 

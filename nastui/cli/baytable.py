@@ -45,9 +45,7 @@ def _pool_text(snapshot: HostSnapshot, drive: Drive) -> str:
     return f"{found[0].name}/{found[1]}" if found else "-"
 
 
-def cell_text(
-    view: str, snapshot: HostSnapshot, slot: BaySlot, limits: Thresholds, glyphs: Glyphs
-) -> str:
+def cell_text(view: str, snapshot: HostSnapshot, slot: BaySlot, limits: Thresholds) -> str:
     """What one bay shows in `view`."""
     drive = snapshot.drive(slot.drive) if slot.drive else None
     state = bay_state(slot, drive)
@@ -103,7 +101,7 @@ def render_bays(
     chassis = snapshot.chassis
     if chassis is None:
         return ""
-    cells = {s.bay: cell_text(view, snapshot, s, limits, glyphs) for s in snapshot.slots}
+    cells = {s.bay: cell_text(view, snapshot, s, limits) for s in snapshot.slots}
     states = {
         s.bay: bay_state(s, snapshot.drive(s.drive) if s.drive else None) for s in snapshot.slots
     }
@@ -118,13 +116,11 @@ def render_bays(
         out += face_lines(face, cells, paint)
     if view == "health":
         out.append(LEGEND)
-    out += unplaced_lines(snapshot, view, limits, glyphs)
+    out += unplaced_lines(snapshot, view, limits)
     return ("\n".join(out) + "\n").replace("°", glyphs.degree or "")
 
 
-def unplaced_lines(
-    snapshot: HostSnapshot, view: str, limits: Thresholds, glyphs: Glyphs
-) -> list[str]:
+def unplaced_lines(snapshot: HostSnapshot, view: str, limits: Thresholds) -> list[str]:
     """Drives in no bay (M.2 boot drives, unmapped disks), one per line."""
     lines = []
     for drive in snapshot.unplaced_drives:

@@ -19,7 +19,7 @@ from rich.progress import (
 from rich.table import Column, Table
 
 from nastui.bench.chart import chart_glyphs, chart_lines, latency, latency_chart, rate_chart, short
-from nastui.bench.compare import METRICS, Metric, describe, table
+from nastui.bench.compare import Metric, describe, table
 from nastui.bench.profiles import DEFAULT_FILE
 from nastui.bench.runner import Event, RunNote, SampleReady, StepFinished, StepStarted
 from nastui.core.units import size
@@ -232,8 +232,3 @@ def compare_table(runs: Sequence[BenchRun], metric: Metric, *, ascii_only: bool)
     for row in rows[1:]:
         grid.add_row(*row)
     return grid
-
-
-def metric_named(name: str) -> Metric:
-    """A metric by name (argparse has checked it)."""
-    return METRICS[name]

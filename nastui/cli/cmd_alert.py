@@ -18,10 +18,11 @@ import argparse
 import os
 import re
 import sys
+import time
 from typing import TextIO
 
 from nastui import exits
-from nastui.cli.command import poll_once, write_json
+from nastui.cli.command import open_for, poll_once, write_json
 from nastui.config import Config
 from nastui.core.ack import ack_alert, ack_key, apply_alert_acks
 from nastui.core.statefiles import state_dir
@@ -29,9 +30,6 @@ from nastui.core.units import age
 from nastui.history.db import HISTORY_FILE, History, HistoryError
 from nastui.model import Acknowledgement, Alert
 from nastui.notify import notifiers_from, send_test
-
-NAME = "alert"
-HELP = "test the notifiers; list, acknowledge and un-acknowledge alerts; the alert log"
 
 # Sample: 7d   12h   30m   90s   2w
 _DURATION = re.compile(r"^(?P<n>\d+(?:\.\d+)?)(?P<unit>[smhdw])$")
@@ -93,8 +91,6 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _config(args: argparse.Namespace) -> Config | int:
-    from nastui.cli.command import open_for
-
     session = open_for(args)
     return session if isinstance(session, int) else session.config
 
@@ -114,19 +110,13 @@ def _test(args: argparse.Namespace, out: TextIO) -> int:
         return exits.EX_CONFIG
     host = config.hostname or os.uname().nodename
     failed = 0
-    for name, error in send_test(notifiers, host, _now()):
+    for name, error in send_test(notifiers, host, time.time()):
         if error is None:
             print(f"sent    {name}", file=out)
         else:
             failed += 1
             print(f"FAILED  {error}", file=out)
     return exits.WARNING if failed else exits.OK
-
-
-def _now() -> float:
-    import time
-
-    return time.time()
 
 
 def _standing(args: argparse.Namespace) -> tuple[str, tuple[Alert, ...]] | int:
@@ -188,7 +178,7 @@ def _ack(args: argparse.Namespace, out: TextIO) -> int:
     if isinstance(alert, str):
         print(f"nastui: {alert}", file=sys.stderr)
         return exits.EX_USAGE
-    now = _now()
+    now = time.time()
     expires = now + args.duration if args.duration else None
     ack = ack_alert(alert, now, args.note, expires)
     history = _writable_history()
@@ -224,7 +214,7 @@ def _log(args: argparse.Namespace, out: TextIO) -> int:
     if isinstance(history, str):
         print(f"nastui: {history}", file=sys.stderr)
         return exits.EX_UNAVAILABLE
-    now = _now()
+    now = time.time()
     rows = history.notices(now - args.since if args.since else 0.0, limit=50)
     if not rows:
         print("no alerts sent in that time", file=out)

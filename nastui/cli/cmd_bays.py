@@ -10,8 +10,6 @@ from nastui import exits
 from nastui.cli.baytable import bay_entries, render_bays
 from nastui.cli.command import glyphs_of, poll_once, use_color, write_json
 
-NAME = "bays"
-HELP = "the chassis as a table of bays"
 VIEWS = ("dev", "temp", "health", "serial", "pool")
 
 

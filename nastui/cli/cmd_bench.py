@@ -41,8 +41,6 @@ from nastui.collectors.fio_target import TargetError, inspect_target
 from nastui.model import BenchRun, BenchSettings, BenchTarget, RunState, TargetKind
 from nastui.model.errors import ParseError
 
-NAME = "bench"
-HELP = "disk benchmarks (fio, dd, write-sync-close, fill) with live progress and saved runs"
 EXIT = {
     RunState.COMPLETE: exits.OK,
     RunState.INTERRUPTED: exits.INTERRUPTED,

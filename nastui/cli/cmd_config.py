@@ -9,9 +9,6 @@ from typing import TextIO
 
 from nastui.cli.configcheck import config_check
 
-NAME = "config"
-HELP = "configuration tools"
-
 
 def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentParser) -> None:
     """The `check` action and its optional file."""

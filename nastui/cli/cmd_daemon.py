@@ -11,9 +11,6 @@ from typing import TextIO
 from nastui.daemon.monitord import DaemonOptions, run_daemon
 from nastui.session import Source
 
-NAME = "daemon"
-HELP = "monitoring daemon: collect on schedule, send alerts, keep history, feed snmp-agent"
-
 
 def _positive(text: str) -> float:
     try:

@@ -21,8 +21,6 @@ from nastui.core.glyphs import Glyphs
 from nastui.core.summary import temp_label
 from nastui.model import BaySlot, Drive, Health, HostSnapshot, Reason, Thresholds
 
-NAME = "drives"
-HELP = "every drive: bay, identity, power, temperature, health with reasons"
 COLUMNS = ("BAY", "DEV", "MODEL", "SERIAL", "POWER", "TEMP", "HEALTH")
 
 

@@ -21,9 +21,6 @@ from nastui.control.statefile import StateError
 from nastui.core.prometheus import render
 from nastui.model import HostSnapshot
 
-NAME = "export"
-HELP = "write metrics for Prometheus (node_exporter's textfile collector)"
-
 
 def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentParser) -> None:
     """--prometheus FILE, --from-state [PATH]."""

@@ -10,9 +10,6 @@ from typing import TextIO
 from nastui.daemon.fand import FandOptions, run_fand
 from nastui.session import Source
 
-NAME = "fand"
-HELP = "fan control daemon: zone curves or PID, full speed when blind; restores fans on exit"
-
 
 def _seconds(text: str) -> float:
     try:

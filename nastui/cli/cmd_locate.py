@@ -22,9 +22,6 @@ from nastui.control.locate_ladder import METHODS, LadderLocator
 from nastui.core.statefiles import BLINK
 from nastui.model import LocateResult
 
-NAME = "locate"
-HELP = "light the locate LED of a drive's bay (SES, ledctl, sg_ses, activity blink)"
-
 
 def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentParser) -> None:
     """The target, --off, --method and --seconds."""

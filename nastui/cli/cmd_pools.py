@@ -14,8 +14,6 @@ from nastui.core import summary
 from nastui.core.glyphs import Glyphs
 from nastui.model import HostSnapshot, Pool, ScanProgress, Vdev
 
-NAME = "pools"
-HELP = "pools with state, scan progress, last scrub and vdev tree"
 WIDTH = 80
 COUNTERS = ("read_errors", "write_errors", "checksum_errors")
 

@@ -20,9 +20,6 @@ from nastui.control.scrub import scrubber_for
 from nastui.core.scan_text import find_pool
 from nastui.model import ScrubAction, ScrubResult
 
-NAME = "scrub"
-HELP = "start, pause or stop a pool's scrub (md: check)"
-
 
 def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentParser) -> None:
     """ACTION POOL."""

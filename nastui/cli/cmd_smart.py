@@ -34,9 +34,6 @@ from nastui.model import Drive, HostSnapshot, PowerState, Thresholds
 from nastui.model.errors import ParseError
 from nastui.session import Source, load_for
 
-NAME = "smart"
-HELP = "explain a saved smartctl report; acknowledge a drive's findings"
-
 
 def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentParser) -> None:
     """The `explain` and `ack` actions."""

@@ -22,9 +22,6 @@ from nastui.agent.loop import DEFAULT_MAX_AGE, Agent, syslog_logger
 from nastui.agent.mib import DEFAULT_BASE, Oid, format_oid, parse_oid
 from nastui.collectors.latest import default_latest_path, read_latest
 
-NAME = "snmp-agent"
-HELP = "net-snmp pass_persist handler serving the daemon's latest snapshot (NASTUI-MIB)"
-
 
 def _oid(text: str) -> Oid:
     try:

@@ -9,9 +9,6 @@ from nastui.cli.command import glyphs_of, poll_once, write_json
 from nastui.cli.statusview import render_status, status_data
 from nastui.core.assess import overall
 
-NAME = "status"
-HELP = "one-screen summary; exit 0 OK, 1 WARN, 2 CRIT, 3 UNKN"
-
 
 def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentParser) -> None:
     """--json."""

@@ -1,8 +1,8 @@
 """What every `nastui` subcommand module provides, and the helpers they share.
 
-A command is a module with `NAME`, `HELP`, `add_arguments(parser, common)` and `run(args, out)`;
-`nastui.cli.registry` lists them. Commands that read the box call `open_for(args)`, so the
-global options mean the same everywhere.
+A command is a module with `add_arguments(parser, common)` and `run(args, out)`;
+`nastui.cli.registry` lists them with their names and help. Commands that read the box call
+`open_for(args)`, so the global options mean the same everywhere.
 """
 
 from __future__ import annotations
@@ -20,10 +20,7 @@ from nastui.session import Session, Source, open_or_explain
 
 
 class Command(Protocol):
-    """A subcommand module."""
-
-    NAME: str
-    HELP: str
+    """A subcommand module (its name and one-line help are in `nastui.cli.registry`)."""
 
     def add_arguments(
         self, parser: argparse.ArgumentParser, common: argparse.ArgumentParser

@@ -11,7 +11,7 @@ from typing import Any
 
 from nastui.cli.baytable import drive_entry
 from nastui.core import summary
-from nastui.core.assess import overall
+from nastui.core.assess import drive_place, overall
 from nastui.core.glyphs import Glyphs
 from nastui.model import Alert, Health, HostSnapshot, Thresholds
 
@@ -67,9 +67,7 @@ def _drive_line(snapshot: HostSnapshot) -> str:
     line = f"drives   {counts.total} ({counts.in_bays} in bays, {counts.standby} in standby)"
     hot = summary.hottest(snapshot)
     if hot is not None and hot.temperature is not None:
-        bay = snapshot.bay_of(hot.key)
-        where = f"bay {bay} {hot.dev}" if bay is not None else hot.dev
-        line += f", hottest {hot.temperature.celsius:.0f} °C ({where})"
+        line += f", hottest {hot.temperature.celsius:.0f} °C ({drive_place(snapshot, hot)})"
     return line
 
 

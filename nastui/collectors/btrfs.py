@@ -12,10 +12,9 @@ btrfs-progs needs root for all of this; without it, one `CollectorError` line sa
 from __future__ import annotations
 
 import asyncio
-import re
-from dataclasses import dataclass
 from pathlib import Path
 
+from nastui.collectors import sysfs
 from nastui.collectors.btrfs_pool import BtrfsFacts, btrfs_pool, merge_scrub
 from nastui.collectors.btrfs_scrub import BtrfsScrub, parse_scrub_status
 from nastui.collectors.btrfs_text import (
@@ -26,7 +25,7 @@ from nastui.collectors.btrfs_text import (
     parse_replace_status,
 )
 from nastui.collectors.runner import CommandResult, run
-from nastui.collectors.sysfs import read_int, read_text
+from nastui.collectors.sysfs import Mount, read_int, read_text
 from nastui.model import CollectorError, Pool
 from nastui.model.errors import ParseError
 
@@ -38,12 +37,6 @@ NEEDS_ROOT = (
 )
 PROFILES = ("single", "dup", "raid0", "raid1", "raid1c3", "raid1c4", "raid10", "raid5", "raid6")
 _DENIED = ("Operation not permitted", "Permission denied")
-# Sample: 43 27 0:39 / /tmp/lab/mnt rw,relatime - btrfs /dev/loop0 rw,space_cache=v2,subvol=/
-_MOUNTINFO = re.compile(
-    r"^\d+ \d+ \S+ (?P<root>\S+) (?P<mnt>\S+) \S+(?: \S+)* - (?P<fstype>\S+) "
-    r"(?P<source>\S+) (?P<options>\S+)$"
-)
-_ESCAPE = re.compile(r"\\([0-7]{3})")
 
 
 def show_argv() -> tuple[str, ...]:
@@ -66,35 +59,9 @@ def replace_argv(mountpoint: str) -> tuple[str, ...]:
     return ("btrfs", "replace", "status", "-1", mountpoint)
 
 
-@dataclass(frozen=True, slots=True)
-class Mount:
-    """A btrfs line of mountinfo: device, mount point, subvolume root, options."""
-
-    source: str
-    mountpoint: str
-    root: str
-    options: str
-
-
-def _unescape(text: str) -> str:
-    return _ESCAPE.sub(lambda m: chr(int(m[1], 8)), text)
-
-
 def parse_mountinfo(text: str) -> list[Mount]:
     """The btrfs mounts of a /proc/self/mountinfo (other lines are skipped)."""
-    mounts = []
-    for line in text.splitlines():
-        match = _MOUNTINFO.match(line.strip())
-        if match is not None and match["fstype"] == "btrfs":
-            mounts.append(
-                Mount(
-                    _unescape(match["source"]),
-                    _unescape(match["mnt"]),
-                    match["root"],
-                    match["options"],
-                )
-            )
-    return mounts
+    return [m for m in sysfs.parse_mountinfo(text) if m.fs_type == "btrfs"]
 
 
 def mount_of(fs: BtrfsFs, mounts: list[Mount], root: Path) -> Mount | None:

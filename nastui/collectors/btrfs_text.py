@@ -1,10 +1,6 @@
-"""btrfs-progs text: `filesystem show`, `device stats`, `scrub status [-R]` and
-`replace status -1` (pure).
-
-Scrub status comes in three shapes: the current one ("Scrub started:", "Status:", "Bytes
-scrubbed:", "Error summary:"), its raw form (`-R`: the kernel's counters, one per line) and the
-legacy one of btrfs-progs before 5.1 ("scrub status for UUID", "scrub started at ... and
-finished after ..."). btrfs-progs 6.2 has no JSON for any of these.
+"""btrfs-progs text: `filesystem show`, `device stats` and `replace status -1` (pure); `scrub
+status` in its three shapes is `nastui.collectors.btrfs_scrub`. btrfs-progs 6.2 has no JSON for
+any of these.
 """
 
 from __future__ import annotations
@@ -39,13 +35,6 @@ _WARNING = re.compile(r"^warning, device (?P<devid>\d+) is missing$")
 _NOISE = re.compile(r"^(?:bytenr mismatch, |ERROR: |WARNING: |NOTE: )")
 # Sample: [/dev/vdb].corruption_errs  5
 _STAT = re.compile(r"^\[(?P<path>[^\]]+)\]\.(?P<name>\w+)\s+(?P<value>\d+)$")
-STAT_NAMES = (
-    "write_io_errs",
-    "read_io_errs",
-    "flush_io_errs",
-    "corruption_errs",
-    "generation_errs",
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,10 +76,6 @@ class BtrfsFs:
         return listed_missing + (absent if self.some_missing else 0)
 
 
-def _size(text: str) -> int:
-    return parse_size(text)
-
-
 def _devid_line(fs: BtrfsFs, match: re.Match[str]) -> None:
     path = match["path"] or None
     if path is not None and path.startswith("<"):  # "<missing disk>"
@@ -98,8 +83,8 @@ def _devid_line(fs: BtrfsFs, match: re.Match[str]) -> None:
     fs.devices.append(
         BtrfsDevice(
             int(match["devid"]),
-            _size(match["size"]),
-            _size(match["used"]),
+            parse_size(match["size"]),
+            parse_size(match["used"]),
             path,
             bool(match["missing"]),
         )
@@ -111,7 +96,7 @@ def _devid_line(fs: BtrfsFs, match: re.Match[str]) -> None:
 def _fs_line(fs: BtrfsFs, line: str) -> bool:
     """Apply a line inside a filesystem block; False if it is not one of those lines."""
     if (total := _TOTAL.match(line)) is not None:
-        fs.total_devices, fs.bytes_used = int(total["n"]), _size(total["used"])
+        fs.total_devices, fs.bytes_used = int(total["n"]), parse_size(total["used"])
     elif (devid := _DEVID.match(line)) is not None:
         _devid_line(fs, devid)
     elif line == _SOME_MISSING:

@@ -19,9 +19,9 @@ from pathlib import Path
 from nastui.collectors import runner
 from nastui.collectors.enclosure import SesSlot, ses_slots, single_enclosure, slots_by_dev
 from nastui.collectors.enclosure_controllers import controller_slots
-from nastui.collectors.enclosure_leds import led_states, lit_records
+from nastui.collectors.enclosure_leds import LedReader, led_states
 from nastui.collectors.hwmon import drive_temperatures
-from nastui.collectors.iostat import IoSampler, read_counters
+from nastui.collectors.iostat import IoSampler, io_totals, read_counters
 from nastui.collectors.smart import RunFn, SmartCollector
 from nastui.collectors.smart_acks import AckReader
 from nastui.collectors.sysfs import BlockDevice, discover, read_text
@@ -86,9 +86,10 @@ class DriveCollector:
         self._root = root
         self._schedule = schedule or Schedule()
         self._run = run
-        self._io = IoSampler(root)
-        self._state_dir = state_dir or default_state_dir(os.environ, os.geteuid())
-        self._acks = AckReader(self._state_dir)
+        self._io = IoSampler()
+        directory = state_dir or default_state_dir(os.environ, os.geteuid())
+        self._acks = AckReader(directory)
+        self._leds = LedReader(directory)
         self.smart = smart or SmartCollector(
             root,
             run=run,
@@ -145,12 +146,6 @@ class DriveCollector:
             out.append(dataclasses.replace(drive, slot=slot, acks=acks.get(drive.key, ())))
         return out
 
-    def _io_totals(self) -> dict[str, int] | None:
-        counters = read_counters(self._root)
-        if counters is None:
-            return None
-        return {name: c.read_bytes + c.write_bytes for name, c in counters.items()}
-
     async def collect(self, now: float) -> DriveReport:
         """One poll of every drive."""
         errors: list[CollectorError] = []
@@ -161,7 +156,8 @@ class DriveCollector:
             )
         names = [d.dev for d in devices]
         temps = self._temperatures(names, now)
-        io = self._io.sample(names, now)
+        counters = read_counters(self._root)  # once per poll: rates, and the wake-up counter
+        io = self._io.sample(counters, names, now)
         if io is None and devices:
             errors.append(
                 CollectorError("io", f"no I/O counters: {self._root / 'proc/diskstats'} unreadable")
@@ -172,7 +168,7 @@ class DriveCollector:
         found = [self._drive(d, temps, ses) for d in devices]
         found = self._with_state(found, controllers)
         found = [dataclasses.replace(d, io=(io or {}).get(d.dev)) for d in found]
-        drives, smart_errors = await self.smart.poll(found, now, self._io_totals())
+        drives, smart_errors = await self.smart.poll(found, now, io_totals(counters))
         errors += smart_errors
         if self._acks.error is not None:
             errors.append(self._acks.error)
@@ -192,7 +188,7 @@ class DriveCollector:
             located[by_dev[dev]][0]: s.led for dev, s in ses.items() if by_dev.get(dev) in located
         }
         bays = {key: bay for key, (bay, _) in located.items()}
-        leds = led_states(lit_records(self._state_dir, now), readback, bays)
+        leds = led_states(self._leds.lit(now), readback, bays)
         return DriveReport(
             drives,
             errors,

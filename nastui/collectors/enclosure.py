@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from nastui.collectors.sysfs import read_int, read_text
+from nastui.collectors.sysfs import read_int, read_text, resolved
 from nastui.model import EnclosureSlot, LedState
 
 # Sample: 0x500304801f3ae07f
@@ -60,13 +60,6 @@ class SesSlot:
         if self.locate is None and self.fault is None:
             return LedState.UNKNOWN
         return LedState.OFF
-
-
-def _resolved(path: Path) -> Path | None:
-    try:
-        return path.resolve(strict=True)
-    except OSError:
-        return None
 
 
 def _flag(path: Path) -> bool | None:
@@ -120,7 +113,7 @@ def _enclosure_slots(root: Path, directory: Path) -> list[SesSlot]:
         slots.append(
             SesSlot(
                 slot,
-                _resolved(component / "device"),
+                resolved(component / "device"),
                 _flag(component / "locate"),
                 _flag(component / "fault"),
             )
@@ -143,7 +136,7 @@ def slots_by_dev(root: Path, slots: Iterable[SesSlot], devs: Iterable[str]) -> d
     by_device = {s.device: s for s in slots if s.device is not None}
     found = {}
     for dev in devs:
-        device = _resolved(root / "sys/block" / dev / "device")
+        device = resolved(root / "sys/block" / dev / "device")
         if device is not None and device in by_device:
             found[dev] = by_device[device]
     return found

@@ -12,7 +12,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from nastui.collectors.sysfs import read_text
+from nastui.collectors.sysfs import file_stamp, read_text
 from nastui.core.statefiles import BLINK, LEDS_FILE, LedRecord, decode_leds
 from nastui.model import LedState
 
@@ -33,13 +33,24 @@ def pid_alive(pid: int | None) -> bool:
     return True
 
 
-def lit_records(state_dir: Path, now: float) -> list[LedRecord]:
-    """The LEDs nastui lit that are still lit."""
-    text = read_text(state_dir / LEDS_FILE)
-    if not text:
-        return []
-    records = decode_leds(text, read_text(BOOT_ID))
-    return [r for r in records if r.live(now, pid_alive(r.pid))]
+class LedReader:
+    """The LEDs nastui lit, from `state_dir/leds.json`: the file is parsed again only when it
+    changes, and this boot's id is read once (it cannot change while nastui runs)."""
+
+    def __init__(self, state_dir: Path) -> None:
+        self.path = state_dir / LEDS_FILE
+        self._boot_id = read_text(BOOT_ID)
+        self._stamp: tuple[int, int, int] | None = None
+        self._records: list[LedRecord] = []
+
+    def lit(self, now: float) -> list[LedRecord]:
+        """The LEDs nastui lit that are still lit."""
+        stamp = file_stamp(self.path)
+        if stamp != self._stamp:
+            self._stamp = stamp
+            text = read_text(self.path) if stamp is not None else None
+            self._records = decode_leds(text, self._boot_id) if text else []
+        return [r for r in self._records if r.live(now, pid_alive(r.pid))]
 
 
 def led_states(
@@ -49,7 +60,7 @@ def led_states(
     for bays SES does not cover.
 
     Args:
-        records: lit LEDs from `lit_records`.
+        records: lit LEDs from `LedReader.lit`.
         ses: bay -> state read from the enclosure, for bays located by SES.
         bays: drive key -> bay, for records kept without one.
     """

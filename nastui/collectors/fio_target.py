@@ -17,11 +17,16 @@ import json
 import os
 import stat
 from collections.abc import Awaitable, Callable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
 from nastui.collectors import runner
-from nastui.collectors.sysfs import identity_of, links_by_target, read_int, read_text
+from nastui.collectors.sysfs import (
+    identity_of,
+    links_by_target,
+    parse_mountinfo,
+    read_int,
+    read_text,
+)
 from nastui.model import BenchTarget, TargetKind
 
 RunFn = Callable[..., Awaitable[runner.CommandResult]]
@@ -30,35 +35,6 @@ PROBE_TIMEOUT_S = 15.0
 
 class TargetError(Exception):
     """The target cannot be benchmarked at all (missing, a regular file, unreadable)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Mount:
-    """One line of /proc/self/mountinfo."""
-
-    devno: str  # "8:1"
-    point: str
-    fs_type: str
-    source: str
-
-
-def parse_mountinfo(text: str) -> list[Mount]:
-    """Mounts from /proc/self/mountinfo (octal escapes in paths decoded).
-
-    # Sample: 36 35 98:0 /mnt1 /mnt/parent rw,noatime master:1 - ext3 /dev/root rw,errors=continue
-    """
-    mounts = []
-    for line in text.splitlines():
-        left, sep, right = line.partition(" - ")
-        fields, tail = left.split(), right.split()
-        if not sep or len(fields) < 5 or len(tail) < 2:
-            continue
-        mounts.append(Mount(fields[2], _unescape(fields[4]), tail[0], _unescape(tail[1])))
-    return mounts
-
-
-def _unescape(path: str) -> str:
-    return path.encode().decode("unicode_escape") if "\\" in path else path
 
 
 def parse_swaps(text: str) -> list[str]:
@@ -202,7 +178,7 @@ def _uses(root: Path, name: str, rdev: int, device: str) -> list[str]:
     uses = []
     for mount in parse_mountinfo(_read(root / "proc/self/mountinfo")):
         if mount.devno in devnos or os.path.realpath(mount.source) in real:
-            uses.append(f"mounted at {mount.point} ({mount.fs_type})")
+            uses.append(f"mounted at {mount.mountpoint} ({mount.fs_type})")
     uses += [f"swap on {s}" for s in parse_swaps(_read(root / "proc/swaps")) if s in real]
     for n in names:
         uses += [f"{n} held by {h}" for h in holders_of(root, n)]
@@ -227,7 +203,7 @@ def describe_device(path: str, st: os.stat_result, root: Path) -> BenchTarget:
     name = _block_name(root, _devno(st.st_rdev)) or Path(path).resolve().name
     disk = whole_disk(root, name)
     links = links_by_target(root / "dev/disk/by-id").get(disk, [])
-    identity, _ = identity_of(root, disk, links)
+    identity = identity_of(root, disk, links)
     uses = _uses(root, name, st.st_rdev, path)
     sectors = read_int(root / "sys/class/block" / name / "size")
     target = BenchTarget(
@@ -246,17 +222,17 @@ def inspect_directory(path: str, st: os.stat_result, root: Path) -> BenchTarget:
     """A directory: its filesystem, space and the device under it."""
     real = os.path.realpath(path)
     mounts = parse_mountinfo(_read(root / "proc/self/mountinfo"))
-    under = [m for m in mounts if real == m.point or real.startswith(m.point.rstrip("/") + "/")]
-    mount = max(under, key=lambda m: len(m.point), default=None)
+    under = [
+        m for m in mounts if real == m.mountpoint or real.startswith(m.mountpoint.rstrip("/") + "/")
+    ]
+    mount = max(under, key=lambda m: len(m.mountpoint), default=None)
     name = _block_name(root, _devno(st.st_dev))
     if name is None and mount is not None and mount.source.startswith("/dev/"):
         name = Path(os.path.realpath(mount.source)).name
     disk = whole_disk(root, name) if name else None
     identity = None
     if disk is not None and (root / "sys/class/block" / disk).exists():
-        identity, _ = identity_of(
-            root, disk, links_by_target(root / "dev/disk/by-id").get(disk, [])
-        )
+        identity = identity_of(root, disk, links_by_target(root / "dev/disk/by-id").get(disk, []))
     vfs = os.statvfs(path)
     target = BenchTarget(
         path=path,

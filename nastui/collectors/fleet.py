@@ -14,11 +14,11 @@ from collections.abc import Callable, Mapping, Sequence
 
 from nastui.collectors.snmp import SnmpEngine
 from nastui.collectors.snmp_profiles.base import SYSTEM, Profile, Walk
-from nastui.collectors.snmp_target import SnmpError, target_for
+from nastui.collectors.snmp_target import SnmpError, host_label, target_for
 from nastui.config.schema import HostConfig, SnmpProfile
 from nastui.core.assess import assess
 from nastui.core.clock import Clock
-from nastui.model import FleetHost, Thresholds
+from nastui.model import FleetHost, HostSnapshot, Thresholds
 
 SYS_DESCR = (*SYSTEM, 1, 0)
 WALK_BUDGET_S = 30.0  # a live but endless walk is abandoned after this long
@@ -45,11 +45,6 @@ def description(walk: Walk) -> str | None:
 def _one_line(exc: BaseException) -> str:
     text = " ".join(str(exc).split()) or type(exc).__name__
     return text.strip("'\"") if isinstance(exc, KeyError) else text
-
-
-def _address(host: HostConfig) -> str:
-    name = f"[{host.address}]" if ":" in host.address else host.address
-    return f"{name}:{host.port}"
 
 
 class FleetCollector:
@@ -110,7 +105,7 @@ class FleetCollector:
         previous = self._latest.get(host.name)
         return FleetHost(
             host.name,
-            _address(host),
+            host_label(host.address, host.port),
             host.profile.value,
             snapshot=previous.snapshot if previous else None,
             polled_at=polled_at,
@@ -118,6 +113,11 @@ class FleetCollector:
             error=error,
             description=previous.description if previous else None,
         )
+
+    def _last_snapshot(self, name: str) -> HostSnapshot | None:
+        """The host's last good snapshot: its alerts keep their first-seen times."""
+        previous = self._latest.get(name)
+        return previous.snapshot if previous else None
 
     async def _read(self, host: HostConfig, polled_at: float) -> FleetHost:
         target = target_for(host, self._env)
@@ -135,9 +135,9 @@ class FleetCollector:
             ) from None
         return FleetHost(
             host.name,
-            _address(host),
+            host_label(host.address, host.port),
             host.profile.value,
-            snapshot=assess(raw, self.limits, now),
+            snapshot=assess(raw, self.limits, now, previous=self._last_snapshot(host.name)),
             polled_at=polled_at,
             last_contact=now,
             error=None,

@@ -17,17 +17,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from nastui.collectors.sysfs import read_int, read_text
+from nastui.collectors.sysfs import read_int, read_text, resolved
 from nastui.model import Temperature, TempSource
 
 _DRIVE_CHIPS = {"drivetemp": TempSource.DRIVETEMP, "nvme": TempSource.NVME_HWMON}
-
-
-def _resolved(path: Path) -> Path | None:
-    try:
-        return path.resolve(strict=True)
-    except OSError:
-        return None
 
 
 def drive_chips(root: Path) -> dict[Path, tuple[Path, TempSource]]:
@@ -40,7 +33,7 @@ def drive_chips(root: Path) -> dict[Path, tuple[Path, TempSource]]:
         return chips
     for hwmon in entries:
         source = _DRIVE_CHIPS.get(read_text(hwmon / "name") or "")
-        device = _resolved(hwmon / "device")
+        device = resolved(hwmon / "device")
         if source is not None and device is not None:
             chips[device] = (hwmon, source)
     return chips
@@ -51,7 +44,7 @@ def drive_temperatures(root: Path, devs: Iterable[str], now: float) -> dict[str,
     chips = drive_chips(root)
     result: dict[str, Temperature] = {}
     for dev in devs:
-        device = _resolved(root / "sys/block" / dev / "device")
+        device = resolved(root / "sys/block" / dev / "device")
         if device is None or device not in chips:
             continue
         hwmon, source = chips[device]

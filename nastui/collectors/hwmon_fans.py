@@ -170,17 +170,17 @@ def cpu_temperatures(chips: list[Chip]) -> list[Sensor]:
     fan zones with `source = "cpu"` follow.
     """
     found: list[tuple[str, float]] = []
-    for chip in chips:
-        temps = _labelled_temps(chip)
+    for chip in chips:  # only CPU chips' labels are read: others are never looked at
         if chip.name == "coretemp":
-            for label, value in temps.items():
+            for label, value in _labelled_temps(chip).items():
                 if match := _PACKAGE.match(label):
                     found.append((f"coretemp {match['socket']}", value))
         elif chip.name == "k10temp":
+            temps = _labelled_temps(chip)
             die = next((temps[k] for k in _K10_LABELS if k in temps), None)
-            plain = read_int(chip.path / "temp1_input")  # old kernels: one unlabelled sensor
-            if die is None and plain is not None:
-                die = plain / 1000.0
+            if die is None:  # old kernels: one unlabelled sensor
+                plain = read_int(chip.path / "temp1_input")
+                die = plain / 1000.0 if plain is not None else None
             if die is not None:
                 found.append(("k10temp", die))
     if len(found) == 1:

@@ -11,7 +11,7 @@ Sample of the source (under `root`):
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,16 +46,24 @@ def read_counters(root: Path) -> dict[str, _Sample] | None:
     }
 
 
+def io_totals(counters: Mapping[str, _Sample] | None) -> dict[str, int] | None:
+    """Bytes read and written so far per device, from `read_counters`; None when absent."""
+    if counters is None:
+        return None
+    return {name: c.read_bytes + c.write_bytes for name, c in counters.items()}
+
+
 class IoSampler:
     """Keeps the previous counters and turns each new reading into rates."""
 
-    def __init__(self, root: Path = Path("/")) -> None:
-        self._root = root
+    def __init__(self) -> None:
         self._last: dict[str, _Sample] = {}
 
-    def sample(self, devs: Iterable[str], now: float) -> dict[str, IoRate] | None:
-        """Rates since the previous call for the named devices; None when counters are absent."""
-        counters = read_counters(self._root)
+    def sample(
+        self, counters: Mapping[str, _Sample] | None, devs: Iterable[str], now: float
+    ) -> dict[str, IoRate] | None:
+        """Rates since the previous call for the named devices, from this poll's `counters`
+        (`read_counters`); None when counters are absent."""
         if counters is None:
             return None
         rates: dict[str, IoRate] = {}

@@ -69,7 +69,7 @@ class LeafResolver:
         self._root = root
         self._keys: dict[str, str] = {}
         for drive in drives:
-            for name in (drive.dev, *drive.by_id, drive.by_path):
+            for name in (drive.dev, *drive.by_id, drive.by_path, drive.by_vdev):
                 if name:
                     self._keys[name] = drive.key
 
@@ -142,11 +142,10 @@ class PoolCollector:
             self._zfs.collect(now), self._btrfs.collect(now)
         )
         md, md_errors = collect_md(self._root)
-        schedules = read_schedules(self._root)
+        found = (*zfs.pools, *md, *btrfs)
+        schedules = read_schedules(self._root) if found else []  # /etc is read only for pools
         resolver = LeafResolver(drives, self._root)
-        pools = tuple(
-            self._finish(pool, schedules, resolver, now) for pool in (*zfs.pools, *md, *btrfs)
-        )
+        pools = tuple(self._finish(pool, schedules, resolver, now) for pool in found)
         self._tracker.forget({f"{p.kind.value}:{p.name}" for p in pools})
         self._last = PoolReport(pools, (*zfs.errors, *md_errors, *btrfs_errors))
         self._last_at = now

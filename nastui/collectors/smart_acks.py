@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from nastui.collectors.sysfs import file_stamp
 from nastui.core.ack import decode
 from nastui.core.statefiles import ACKS_FILE
 from nastui.model import Acknowledgement, CollectorError
@@ -19,18 +20,16 @@ class AckReader:
 
     def __init__(self, state_dir: Path) -> None:
         self.path = state_dir / ACKS_FILE
-        self._stamp: tuple[int, int] | None = None
+        self._stamp: tuple[int, int, int] | None = None
         self._acks: dict[str, tuple[Acknowledgement, ...]] = {}
         self.error: CollectorError | None = None
 
     def read(self) -> dict[str, tuple[Acknowledgement, ...]]:
         """Serial -> acknowledgements, as the file says now."""
-        try:
-            info = self.path.stat()
-        except OSError:
+        stamp = file_stamp(self.path)
+        if stamp is None:
             self._stamp, self._acks, self.error = None, {}, None
             return self._acks
-        stamp = (info.st_mtime_ns, info.st_size)
         if stamp == self._stamp:
             return self._acks
         self._stamp = stamp

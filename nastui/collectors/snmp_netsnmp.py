@@ -38,7 +38,6 @@ from pynetsnmp.CONSTANTS import (  # noqa: E402
     SNMP_VERSION_2c,
 )
 
-END_OF_MIB_VIEW = SNMP_ENDOFMIBVIEW
 NO_SUCH = (SNMP_NOSUCHOBJECT, SNMP_NOSUCHINSTANCE, SNMP_ENDOFMIBVIEW)
 VarBind = tuple[Oid, int, SnmpValue]  # (OID, ASN.1 tag, decoded value)
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from nastui.config.schema import HostConfig
+from nastui.config.validate_hosts import MIN_PASSWORD
 
 V2C = "2c"
 V3 = "3"
@@ -84,8 +85,7 @@ class SnmpTarget:
     @property
     def label(self) -> str:
         """ "192.0.2.20:161" ("[2001:db8::1]:161" for IPv6), as messages name it."""
-        host = f"[{self.address}]" if ":" in self.address else self.address
-        return f"{host}:{self.port}"
+        return host_label(self.address, self.port)
 
     @property
     def security_level(self) -> str:
@@ -98,6 +98,12 @@ class SnmpTarget:
     def budget_s(self) -> float:
         """The longest one unanswered request can take: timeout * (retries + 1)."""
         return self.timeout_s * (self.retries + 1)
+
+
+def host_label(address: str, port: int) -> str:
+    """ "192.0.2.20:161", or "[2001:db8::1]:161" for an IPv6 address."""
+    host = f"[{address}]" if ":" in address else address
+    return f"{host}:{port}"
 
 
 def _seconds(value: float) -> str:
@@ -193,8 +199,10 @@ def target_for(host: HostConfig, env: Mapping[str, str] | None = None) -> SnmpTa
         environ,
     )
     for key, secret in (("auth_password", auth), ("priv_password", priv)):
-        if secret is not None and len(secret) < 8:
-            raise SnmpError(f"host {host.name}: {key} must be at least 8 characters (SNMPv3)")
+        if secret is not None and len(secret) < MIN_PASSWORD:
+            raise SnmpError(
+                f"host {host.name}: {key} must be at least {MIN_PASSWORD} characters (SNMPv3)"
+            )
     return SnmpTarget(
         host.address,
         host.port,

@@ -32,6 +32,13 @@ _ATA_BY_ID = re.compile(r"^ata-(?P<model>.+)_(?P<serial>[^_]+)$")
 # Sample: nvme-Samsung_SSD_970_EVO_Plus_250GB_S4EUNX0N123456A
 _NVME_BY_ID = re.compile(r"^nvme-(?P<model>.+)_(?P<serial>[^_]+)$")
 # Sample: naa.5000cca22bc1a6e3    eui.0025385b71b12345    t10.ATA  HGST...
+# Sample: 36 35 98:0 /mnt1 /mnt/parent rw,noatime master:1 - ext3 /dev/root rw,errors=continue
+_MOUNTINFO = re.compile(
+    r"^\d+ \d+ (?P<devno>\S+) (?P<root>\S+) (?P<mnt>\S+) \S+(?: \S+)* - (?P<fstype>\S+) "
+    r"(?P<source>\S+) (?P<options>\S+)$"
+)
+# Sample: /srv/my\040data (mountinfo escapes space, tab, newline and backslash in octal)
+_OCTAL = re.compile(r"\\([0-7]{3})")
 _WWID = re.compile(r"^(?:naa|eui)\.(?P<hex>[0-9a-fA-F]+)$")
 
 
@@ -44,7 +51,6 @@ class BlockDevice:
         identity: what sysfs and the by-id names reveal.
         by_id: /dev/disk/by-id names pointing at it.
         by_path: its /dev/disk/by-path name (the controller port), if any.
-        sys_path: its resolved /sys/devices path (for matching hwmon and enclosure slots).
         by_vdev: its /dev/disk/by-vdev name (ZFS vdev_id.conf), if any.
         partitions: its partitions' kernel names ("sda1", "sda2").
         holders: what is built on it or its partitions (md arrays, device-mapper devices).
@@ -54,7 +60,6 @@ class BlockDevice:
     identity: DriveIdentity
     by_id: tuple[str, ...]
     by_path: str | None
-    sys_path: Path
     by_vdev: str | None = None
     partitions: tuple[str, ...] = ()
     holders: tuple[str, ...] = ()
@@ -77,6 +82,24 @@ def read_int(path: Path) -> int | None:
         return int(text)
     except ValueError:
         return None
+
+
+def resolved(path: Path) -> Path | None:
+    """Where a sysfs link leads, fully resolved; None when it or its target is missing."""
+    try:
+        return path.resolve(strict=True)
+    except OSError:
+        return None
+
+
+def file_stamp(path: Path) -> tuple[int, int, int] | None:
+    """What tells a small state file's versions apart (inode, modification time, size), for
+    reading it again only when it changed; None when it is missing or unreadable."""
+    try:
+        info = path.stat()
+    except OSError:
+        return None
+    return (info.st_ino, info.st_mtime_ns, info.st_size)
 
 
 def drive_names(root: Path) -> list[str]:
@@ -151,8 +174,8 @@ def _serial(device: Path, links: list[str]) -> str | None:
     return _identity_from_links(links)[1]
 
 
-def identity_of(root: Path, dev: str, links: list[str]) -> tuple[DriveIdentity, Path]:
-    """Identity of /sys/block/`dev` and its resolved device path."""
+def identity_of(root: Path, dev: str, links: list[str]) -> DriveIdentity:
+    """Identity of /sys/block/`dev`."""
     block = root / "sys/block" / dev
     sys_path = block.resolve()
     device = block / "device"
@@ -173,7 +196,7 @@ def identity_of(root: Path, dev: str, links: list[str]) -> tuple[DriveIdentity, 
         rotational=None if rotational is None else rotational == 1,
         vendor=vendor if vendor and vendor != "ATA" else None,
     )
-    return identity, sys_path
+    return identity
 
 
 def _names(directory: Path) -> list[str]:
@@ -203,7 +226,7 @@ def discover(root: Path = Path("/")) -> Iterator[BlockDevice]:
     by_vdev = links_by_target(root / "dev/disk/by-vdev")
     for dev in drive_names(root):
         ids = by_id.get(dev, [])
-        identity, sys_path = identity_of(root, dev, ids)
+        identity = identity_of(root, dev, ids)
         paths = by_path.get(dev, [])
         vdevs = by_vdev.get(dev, [])
         parts, holders = partitions_and_holders(root, dev)
@@ -212,8 +235,51 @@ def discover(root: Path = Path("/")) -> Iterator[BlockDevice]:
             identity,
             tuple(ids),
             paths[0] if paths else None,
-            sys_path,
             by_vdev=vdevs[0] if vdevs else None,
             partitions=parts,
             holders=holders,
         )
+
+
+@dataclass(frozen=True, slots=True)
+class Mount:
+    """One line of /proc/self/mountinfo.
+
+    Attributes:
+        source: what is mounted ("/dev/loop0").
+        mountpoint: where.
+        root: the subvolume or directory of the filesystem that is mounted ("/" for its top).
+        options: the superblock options ("rw,degraded,space_cache=v2").
+        fs_type: "btrfs", "ext4", ...
+        devno: the st_dev of files on it ("8:1").
+    """
+
+    source: str
+    mountpoint: str
+    root: str
+    options: str
+    fs_type: str = ""
+    devno: str = ""
+
+
+def _unescape(text: str) -> str:
+    return _OCTAL.sub(lambda m: chr(int(m[1], 8)), text)
+
+
+def parse_mountinfo(text: str) -> list[Mount]:
+    """Every mount of a /proc/self/mountinfo, paths unescaped; lines that are not one skipped."""
+    mounts = []
+    for line in text.splitlines():
+        match = _MOUNTINFO.match(line.strip())
+        if match is not None:
+            mounts.append(
+                Mount(
+                    _unescape(match["source"]),
+                    _unescape(match["mnt"]),
+                    _unescape(match["root"]),
+                    match["options"],
+                    match["fstype"],
+                    match["devno"],
+                )
+            )
+    return mounts

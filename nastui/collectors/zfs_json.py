@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from nastui.collectors.pools_parse import parse_size
-from nastui.collectors.zfs_text import GROUP_KIND, GROUPS
+from nastui.collectors.zfs_text import GROUPS, group_kind, last_scrub
 from nastui.core.scan import current_scan
 from nastui.model import Pool, PoolKind, PoolState, ScanKind, ScanProgress, ScanState, Vdev
 from nastui.model.errors import ParseError
@@ -75,9 +75,7 @@ def _kind(name: str, entry: Mapping[str, Any], has_children: bool) -> str:
     if vtype == "root":
         return "root"
     if has_children:
-        match = GROUP_KIND.match(name)
-        kind = match["kind"] if match else str(vtype or "group")
-        return "raidz1" if kind == "raidz" else "draid1" if kind == "draid" else kind
+        return group_kind(name, str(vtype or "group"))
     if vtype == "file":
         return "file"
     return "dspare" if vtype == "dspare" else "disk"
@@ -197,9 +195,6 @@ def _pool(name: str, pool: Mapping[str, Any], now: float | None) -> Pool:
         raise ValueError("scan_stats is not an object")
     scans = [s for s in (_scan(stats, now), *_rebuilds(stats)) if s is not None]
     scan = current_scan(scans)
-    finished_scrub = (
-        scan is not None and scan.kind is ScanKind.SCRUB and scan.state is ScanState.FINISHED
-    )
     status = " ".join(str(pool.get("status", "")).split())
     status = "" if status == "OK" else status  # the reason code of a healthy pool, not a text
     action = " ".join(str(pool.get("action", "")).split())
@@ -209,7 +204,7 @@ def _pool(name: str, pool: Mapping[str, Any], now: float | None) -> Pool:
         state=_state(pool.get("state")),
         root=_tree(pool, name),
         scan=scan,
-        last_scrub=scan if finished_scrub else None,
+        last_scrub=last_scrub(scan),
         error_files=_files(pool),
         status_text=(f"{status} Action: {action}" if action else status) if status else None,
         uuid=str(pool["guid"]) if "guid" in pool else None,

@@ -121,15 +121,21 @@ def _tree(lines: list[tuple[int, str]]) -> _Node:
     return root
 
 
+def group_kind(name: str, default: str = "group") -> str:
+    """The kind of a vdev with children, from its name ("mirror-0" -> "mirror"); a bare
+    "raidz" or "draid" is the single-parity one. `default` when the name does not say."""
+    match = GROUP_KIND.match(name)
+    kind = match["kind"] if match else default
+    return "raidz1" if kind == "raidz" else "draid1" if kind == "draid" else kind
+
+
 def _kind_of(node: _Node, depth: int) -> str:
     if depth == 0:
         return "root"
     if depth == 1 and node.name in GROUPS:
         return GROUPS[node.name]
     if node.children:
-        match = GROUP_KIND.match(node.name)
-        kind = match["kind"] if match else "group"
-        return "raidz1" if kind == "raidz" else "draid1" if kind == "draid" else kind
+        return group_kind(node.name)
     if _DSPARE.match(node.name):
         return "dspare"
     return "file" if node.name.startswith("/") and not node.name.startswith("/dev/") else "disk"
@@ -173,7 +179,8 @@ def _status_text(headers: dict[str, list[str]]) -> str | None:
     return f"{status} Action: {action}" if action else status
 
 
-def _last_scrub(scan: ScanProgress | None) -> ScanProgress | None:
+def last_scrub(scan: ScanProgress | None) -> ScanProgress | None:
+    """`scan` if it is a finished scrub (a pool's last scrub), else None."""
     if scan is not None and scan.kind is ScanKind.SCRUB and scan.state is ScanState.FINISHED:
         return scan
     return None
@@ -199,7 +206,7 @@ def _pool(block: _Block) -> Pool:
         state=_state(state_word) or PoolState.UNKNOWN,
         root=root,
         scan=scan,
-        last_scrub=_last_scrub(scan),
+        last_scrub=last_scrub(scan),
         error_files=files,
         status_text=_status_text(headers),
         error_count=count,

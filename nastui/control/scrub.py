@@ -23,8 +23,6 @@ from typing import Protocol, runtime_checkable
 from nastui.control.scrub_zfs import LzcScrub, load_lzc_scrub, outcome
 from nastui.model import Pool, PoolKind, ScrubAction, ScrubResult
 
-# `btrfs scrub start` forks a daemon that keeps the output pipes open for the whole scrub, so
-# its output goes through a file; the script is fixed and its arguments stay arguments.
 _DENIED = ("Operation not permitted", "Permission denied", "must be superuser", "permission denied")
 _PAUSE = {
     PoolKind.BTRFS: "btrfs has no scrub pause: stop cancels it, and `btrfs scrub resume` "

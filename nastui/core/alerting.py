@@ -37,27 +37,16 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from nastui.core.ack import (
-    ack_from_record,
-    ack_key,
-    ack_record,
-    apply_alert_acks,
-    covering,
-    expired,
-    grown,
-)
-from nastui.core.events import events
+from nastui.core.ack import ack_from_record, ack_key, ack_record, covering, expired, grown
 from nastui.model import Acknowledgement, Alert, Health, Notice, NoticeKind, Subject
 
-__all__ = [  # `apply_alert_acks` and `events` re-exported: the daemon's one import
+__all__ = [
     "AlertBook",
     "AlertPolicy",
     "Tracked",
-    "apply_alert_acks",
     "decode_book",
     "encode_book",
     "evaluate",
-    "events",
     "prune_alert_acks",
 ]
 FORMAT_VERSION = 1

@@ -230,6 +230,17 @@ _UPS_POWER = {
 }
 
 
+def ups_health(ups: Ups) -> Health:
+    """What a UPS's state means for the load: on battery or bypass warns, battery low or off
+    is critical; a battery that asks to be replaced warns."""
+    power = _UPS_POWER.get(ups.status)
+    if power is not None:
+        health = power[0]
+    else:
+        health = Health.OK if ups.status is UpsStatus.ONLINE else Health.UNKNOWN
+    return worst((health, Health.WARNING)) if ups.battery_replace else health
+
+
 def _ups_alerts(snapshot: HostSnapshot, now: float) -> Iterator[Alert]:
     for ups in snapshot.ups:
         power = _UPS_POWER.get(ups.status)
@@ -248,6 +259,7 @@ def assess(
     limits: Thresholds,
     now: float,
     baselines: Mapping[str, Mapping[int, int]] | None = None,
+    previous: HostSnapshot | None = None,
 ) -> HostSnapshot:
     """`snapshot` with every drive's verdict filled in and its alerts derived, worst first.
 
@@ -255,13 +267,16 @@ def assess(
     still `UNASSESSED` are judged here. Every alert names `snapshot.host`. A drive finding the
     operator acknowledged on the drive (`nastui.core.ack`) stays an alert, marked
     `acknowledged`, with the health and text it had before (`overall` skips it; the alert
-    engine counts it as covered), so acknowledging is not mistaken for recovering.
+    engine counts it as covered), so acknowledging is not mistaken for recovering. An alert
+    whose key `previous` (the host's last assessed snapshot) also had keeps that one's `since`
+    (first seen); a new one is `since` now. So an unchanged host assesses to an equal snapshot.
 
     Args:
         snapshot: raw collector output.
         limits: configured thresholds.
         now: current Unix time.
         baselines: `Drive.key` -> first-seen raw attribute values, for growth reporting.
+        previous: the host's snapshot assessed before, if any.
     """
     known = baselines or {}
     drives = tuple(
@@ -290,7 +305,11 @@ def assess(
         *_error_alerts(assessed, now),
     ]
     alerts.sort(key=lambda a: -a.health.rank)
-    hosted = tuple(dataclasses.replace(a, host=snapshot.host) for a in alerts)
+    first_seen = {a.key: a.since for a in previous.alerts} if previous is not None else {}
+    hosted = tuple(
+        dataclasses.replace(a, host=snapshot.host, since=first_seen.get(a.key, a.since))
+        for a in alerts
+    )
     return dataclasses.replace(assessed, alerts=hosted)
 
 
@@ -333,3 +352,12 @@ def overall(snapshot: HostSnapshot) -> Health:
         if not alert.acknowledged and alert.health.rank > result.rank:
             result = alert.health
     return result
+
+
+def pool_health(snapshot: HostSnapshot, pool: Pool) -> Health:
+    """The pool's state: the worst unacknowledged alert about it, OK when there is none."""
+    return worst(
+        a.health
+        for a in snapshot.alerts
+        if a.subject is Subject.POOL and a.name == pool.name and not a.acknowledged
+    )

@@ -117,3 +117,9 @@ def events(previous: HostSnapshot | None, current: HostSnapshot, now: float) -> 
     if previous is None:
         return ()
     return tuple(Notice(NoticeKind.EVENT, a, now) for a in _pool_events(previous, current, now))
+
+
+def same_for_events(before: HostSnapshot | None, after: HostSnapshot) -> bool:
+    """Whether `events` reads the same of both snapshots (their pools), so keeping `before` as
+    the previous snapshot instead of `after` changes no event."""
+    return before is not None and before.pools == after.pools

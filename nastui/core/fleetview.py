@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from nastui.core import units
-from nastui.core.assess import fleet_alerts
+from nastui.core.assess import fleet_alerts, ups_health
 from nastui.core.summary import STALE_MARK, hottest
 from nastui.model import (
     FleetHost,
@@ -30,14 +30,6 @@ from nastui.model import (
 UNREACHABLE = "unreachable"
 NOT_POLLED = "not polled"
 
-_UPS_HEALTH = {
-    UpsStatus.ONLINE: Health.OK,
-    UpsStatus.ON_BATTERY: Health.WARNING,
-    UpsStatus.BATTERY_LOW: Health.CRITICAL,
-    UpsStatus.BYPASS: Health.WARNING,
-    UpsStatus.OFF: Health.CRITICAL,
-    UpsStatus.UNKNOWN: Health.UNKNOWN,
-}
 # Status words: shouted when the load runs on the battery, as an operator must notice it.
 _UPS_WORD = {
     UpsStatus.ONLINE: ("online", "online"),
@@ -101,15 +93,6 @@ def contact_age(last_contact: float | None, now: float) -> str:
     if seconds < 60:
         return f"{seconds:.0f} s ago"
     return units.age(seconds)
-
-
-def ups_health(ups: Ups) -> Health:
-    """What a UPS's state means for the load: on battery warns, battery low or off is critical;
-    a battery that asks to be replaced warns."""
-    health = _UPS_HEALTH.get(ups.status, Health.UNKNOWN)
-    if ups.battery_replace:
-        health = worst((health, Health.WARNING))
-    return health
 
 
 def ups_text(ups: Ups, *, compact: bool = False) -> str:

@@ -212,15 +212,6 @@ def _self_test_reasons(drive: Drive) -> Iterator[Reason]:
         )
 
 
-def _has_smart(drive: Drive) -> bool:
-    return (
-        drive.smart_passed is not None
-        or bool(drive.attributes)
-        or drive.nvme is not None
-        or drive.scsi is not None
-    )
-
-
 def _no_smart_reason(drive: Drive) -> Reason:
     if drive.power.spun_down:
         why = "in standby, SMART not read yet"
@@ -252,7 +243,7 @@ def drive_verdict(
         reasons += _scsi_reasons(drive.scsi)
     reasons += _temperature_reasons(drive, limits, now)
     reasons += _self_test_reasons(drive)
-    if not _has_smart(drive):
+    if not drive.has_smart:
         reasons.append(_no_smart_reason(drive))
     elif drive.smart_problem and not drive.power.spun_down:
         text = f"{drive.smart_problem} (the SMART data shown is from the last read that worked)"

@@ -13,8 +13,8 @@ import math
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from nastui.core.assess import overall
-from nastui.model import Drive, Health, HostSnapshot, Pool, PowerState, Subject, worst
+from nastui.core.assess import overall, pool_health
+from nastui.model import Drive, Health, HostSnapshot, PowerState
 
 Labels = tuple[tuple[str, str], ...]
 HEALTH_HELP = "0 ok, 1 warning, 2 critical, 3 unknown (the monitoring-plugin codes)"
@@ -118,14 +118,6 @@ def _drive_labels(snapshot: HostSnapshot, drive: Drive) -> dict[str, str]:
     }
 
 
-def _pool_health(snapshot: HostSnapshot, pool: Pool) -> Health:
-    return worst(
-        a.health
-        for a in snapshot.alerts
-        if a.subject is Subject.POOL and a.name == pool.name and not a.acknowledged
-    )
-
-
 def _pool_families(snapshot: HostSnapshot) -> Iterator[Family]:
     state = Family("nastui_pool_state", "1 for the pool's current state (ZFS vocabulary)")
     health = Family("nastui_pool_health", f"Worst unacknowledged alert of the pool: {HEALTH_HELP}")
@@ -144,7 +136,7 @@ def _pool_families(snapshot: HostSnapshot) -> Iterator[Family]:
     )
     for pool in snapshot.pools:
         state.add(1, pool=pool.name, kind=pool.kind.value, state=pool.state.value)
-        health.add(int(_pool_health(snapshot, pool)), pool=pool.name)
+        health.add(int(pool_health(snapshot, pool)), pool=pool.name)
         scan = pool.scan
         if scan is not None:
             labels = {"pool": pool.name, "scan": scan.kind.value, "state": scan.state.value}

@@ -41,10 +41,15 @@ def pointless(pool: Pool, action: ScrubAction) -> str | None:
     return None
 
 
+def _scrubbed_bytes(pool: Pool) -> int | None:
+    """What a scrub reads: the space in use (an md check reads the whole array)."""
+    return pool.allocated_bytes if pool.kind is not PoolKind.MDRAID else pool.size_bytes
+
+
 def _estimate(pool: Pool) -> str:
     """ "about 8h10m at the last scrub's rate", or "" when nothing says."""
     last = pool.last_scrub
-    total = pool.allocated_bytes if pool.kind is not PoolKind.MDRAID else pool.size_bytes
+    total = _scrubbed_bytes(pool)
     if last is None or last.duration is None or not last.duration or total is None:
         return ""
     if last.bytes_total:
@@ -61,7 +66,7 @@ def action_prompt(pool: Pool, action: ScrubAction) -> str:
     if action is ScrubAction.START and paused:
         return f"Resume the paused {noun} of {pool.name} ({pool.kind.value})?"
     if action is ScrubAction.START:
-        size = pool.allocated_bytes if pool.kind is not PoolKind.MDRAID else pool.size_bytes
+        size = _scrubbed_bytes(pool)
         reads = f"reads all {units.size(size)} in use" if size is not None else "reads every block"
         return (
             f"Start a {noun} of {pool.name} ({pool.kind.value})? It {reads}{_estimate(pool)}, "

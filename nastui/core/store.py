@@ -2,8 +2,9 @@
 the history file when a session opens), subscribers.
 
 Front ends read from here and never from collectors. `ingest` is the one path a raw snapshot
-takes: note first-seen SMART values, assess, publish. Subscribers are called only when the new
-snapshot differs from the previous one in something other than its timestamp.
+takes: note first-seen SMART values, assess (carrying each standing alert's `since` forward),
+publish. Subscribers are called only when the new snapshot differs from the previous one in
+something other than its timestamp.
 """
 
 from __future__ import annotations
@@ -133,9 +134,10 @@ class SnapshotStore:
             ring.append((when, value))
 
     def ingest(self, raw: HostSnapshot, limits: Thresholds, now: float) -> HostSnapshot:
-        """Note baselines, assess and publish a raw snapshot; returns the assessed one."""
+        """Note baselines, assess (alerts standing since the host's latest snapshot keep their
+        `since`) and publish a raw snapshot; returns the assessed one."""
         self.note_baselines(raw)
-        known = self._host(raw.host).baselines
-        assessed = assess(raw, limits, now, known)
+        state = self._host(raw.host)
+        assessed = assess(raw, limits, now, state.baselines, previous=state.latest)
         self.publish(assessed)
         return assessed

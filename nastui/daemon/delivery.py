@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from nastui.model import Notice
-from nastui.notify.base import Notifier, NotifyError
+from nastui.notify.base import Notifier, send_one
 
 DEADLINE_S = 60.0
 
@@ -43,16 +43,6 @@ class Delivery:
         return "; ".join(f"{name}: {error or 'sent'}" for name, error in self.results)
 
 
-def _send_one(notifier: Notifier, host: str, notices: Sequence[Notice]) -> str | None:
-    try:
-        notifier.send(host, notices)
-    except NotifyError as exc:
-        return str(exc)
-    except Exception as exc:  # a notifier bug must not take the daemon down
-        return f"{type(exc).__name__}: {exc}"
-    return None
-
-
 async def deliver(
     notifiers: Sequence[Notifier],
     host: str,
@@ -65,7 +55,7 @@ async def deliver(
     async def one(notifier: Notifier) -> tuple[str, str | None]:
         try:
             error = await asyncio.wait_for(
-                asyncio.to_thread(_send_one, notifier, host, batch), deadline_s
+                asyncio.to_thread(send_one, notifier, host, batch), deadline_s
             )
         except TimeoutError:
             error = f"no answer within {deadline_s:g} s; sending goes on in the background"

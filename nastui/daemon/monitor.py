@@ -5,20 +5,22 @@
     host through every notifier -> the alert book, the alert log, the history and the latest
     snapshot (for `nastui snmp-agent` and `nastui export`) written.
 
-The alert book is saved after every cycle, so a restart mid-incident does not send again what
-was sent. When every notifier failed, the book is not advanced: the same notices are tried
-again next cycle rather than lost.
+The alert book is saved after every cycle that changed it, so a restart mid-incident does not
+send again what was sent. When every notifier failed, the book is not advanced: the same notices
+are tried again next cycle rather than lost. Each host's last snapshot is kept in the history
+too (for events after a restart), rewritten only when what events compare (its pools) changed;
+the local snapshot is encoded once per cycle, for that and for latest.json.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from nastui.collectors.base import FleetSource
-from nastui.control.latest import write_latest, write_public
+from nastui.control.latest import write_public
 from nastui.core.ack import apply_alert_acks
 from nastui.core.alerting import (
     AlertBook,
@@ -30,7 +32,7 @@ from nastui.core.alerting import (
 )
 from nastui.core.assess import fleet_alerts
 from nastui.core.codec import dumps, loads
-from nastui.core.events import events
+from nastui.core.events import events, same_for_events
 from nastui.core.prometheus import render
 from nastui.daemon.delivery import Delivery, deliver
 from nastui.daemon.fanlog import Log
@@ -52,6 +54,8 @@ class MonitorState:
     fleet: tuple[FleetHost, ...] = ()
     fleet_polled_at: float | None = None
     pruned_at: float | None = None
+    kept_book: str | None = None  # the alert book's text as last written to the history
+    kept: dict[str, HostSnapshot] = field(default_factory=dict)  # each `latest:HOST` written
 
 
 class Monitor:
@@ -79,10 +83,10 @@ class Monitor:
         self.prometheus = prometheus
         alerts = session.config.alerts
         self.policy = AlertPolicy(repeat_interval_s=alerts.repeat_interval_s)
-        self.state = MonitorState(book=self._load_book())
-
-    def _load_book(self) -> AlertBook:
         text = self.history.state(BOOK)
+        self.state = MonitorState(book=self._load_book(text), kept_book=text)
+
+    def _load_book(self, text: str | None) -> AlertBook:
         if text is None:
             return AlertBook()
         try:
@@ -134,9 +138,12 @@ class Monitor:
             for current in snapshots:
                 self.state.previous[current.host] = current
             self._forget_acks(acks, book, now)
-        self._remember(book if delivered else None, snapshots, now)
-        local = tuple(a for a in alerts if a.host in ("", snapshot.host))
-        self._publish(dataclasses.replace(snapshot, alerts=local))
+        local = dataclasses.replace(
+            snapshot, alerts=tuple(a for a in alerts if a.host in ("", snapshot.host))
+        )
+        text = dumps(local)
+        self._remember(book if delivered else None, snapshots, now, {snapshot.host: text})
+        self._publish(local, text)
         return deliveries
 
     def _forget_acks(self, acks: Sequence[Acknowledgement], book: AlertBook, now: float) -> None:
@@ -170,13 +177,19 @@ class Monitor:
         return deliveries
 
     def _remember(
-        self, book: AlertBook | None, snapshots: Sequence[HostSnapshot], now: float
+        self,
+        book: AlertBook | None,
+        snapshots: Sequence[HostSnapshot],
+        now: float,
+        encoded: Mapping[str, str],
     ) -> None:
+        """Write the book and each host's last snapshot when changed (`encoded`: host -> a
+        snapshot's text already made), the history's rows, and prune once a day."""
         try:
             if book is not None:
-                self.history.put_state(BOOK, encode_book(book))
+                self._keep_book(encode_book(book))
                 for current in snapshots:
-                    self.history.put_state(f"latest:{current.host}", dumps(current))
+                    self._keep_latest(current, encoded)
             for current in snapshots:
                 self.history.record(current)
             if self.state.pruned_at is None or now - self.state.pruned_at >= PRUNE_EVERY_S:
@@ -185,10 +198,22 @@ class Monitor:
         except HistoryError as exc:
             self.log.error(str(exc))
 
-    def _publish(self, snapshot: HostSnapshot) -> None:
+    def _keep_book(self, text: str) -> None:
+        if text != self.state.kept_book:
+            self.history.put_state(BOOK, text)
+            self.state.kept_book = text
+
+    def _keep_latest(self, current: HostSnapshot, encoded: Mapping[str, str]) -> None:
+        if same_for_events(self.state.kept.get(current.host), current):
+            return
+        text = encoded.get(current.host) or dumps(current)
+        self.history.put_state(f"latest:{current.host}", text)
+        self.state.kept[current.host] = current
+
+    def _publish(self, snapshot: HostSnapshot, text: str) -> None:
         if self.latest_path is not None:
             try:
-                write_latest(self.latest_path, snapshot)
+                write_public(self.latest_path, text)
             except OSError as exc:
                 self.log.error(f"latest snapshot {self.latest_path}: {exc}")
         if self.prometheus is not None:

@@ -28,6 +28,7 @@ from nastui.model import Acknowledgement, HostSnapshot, Notice
 HISTORY_FILE = "history.sqlite"
 SCHEMA_VERSION = 1
 BUSY_TIMEOUT_S = 5.0
+IN_MEMORY = Path(":memory:")
 _DAY = 86400.0
 
 _SCHEMA = """
@@ -81,6 +82,14 @@ def _why(path: Path, exc: Exception) -> str:
     return f"history {path}: {text}"
 
 
+def _created(conn: sqlite3.Connection) -> sqlite3.Connection:
+    """`conn` with the schema made (if it was not there yet)."""
+    conn.executescript(_SCHEMA)
+    conn.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+    conn.commit()
+    return conn
+
+
 class History:
     """An open history file; not thread-safe (one thread owns it)."""
 
@@ -105,12 +114,7 @@ class History:
                 )
             else:
                 path.parent.mkdir(parents=True, exist_ok=True)
-                conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_S)
-                conn.executescript(_SCHEMA)
-                conn.execute(
-                    "INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),)
-                )
-                conn.commit()
+                conn = _created(sqlite3.connect(path, timeout=BUSY_TIMEOUT_S))
                 with contextlib.suppress(OSError):
                     path.chmod(0o644)  # the TUI of an unprivileged operator reads it
             history = cls(conn, path)
@@ -118,6 +122,17 @@ class History:
             return history
         except (sqlite3.Error, OSError) as exc:
             raise HistoryError(_why(path, exc)) from None
+
+    @classmethod
+    def in_memory(cls) -> History:
+        """An empty history in memory (the demo's), usable from any one thread at a time."""
+        return cls(_created(sqlite3.connect(":memory:", check_same_thread=False)), IN_MEMORY)
+
+    def copy(self) -> History:
+        """A new in-memory history holding what this one holds, its own from then on."""
+        target = sqlite3.connect(":memory:", check_same_thread=False)
+        self._conn.backup(target)
+        return History(target, IN_MEMORY)
 
     def _check_schema(self) -> None:
         row = self._conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()

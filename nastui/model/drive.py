@@ -256,6 +256,16 @@ class Drive:
         """The identity nastui tracks this drive by: serial, else WWN, else device name."""
         return self.identity.serial or self.identity.wwn or self.dev
 
+    @property
+    def has_smart(self) -> bool:
+        """SMART health data was read: an assessment, attributes or counters."""
+        return (
+            self.smart_passed is not None
+            or bool(self.attributes)
+            or self.nvme is not None
+            or self.scsi is not None
+        )
+
     def attribute(self, attr_id: int) -> SmartAttribute | None:
         """The ATA attribute with this id, if the drive reports it."""
         for attr in self.attributes:

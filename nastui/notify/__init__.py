@@ -1,8 +1,9 @@
 """Notifiers: tell an operator about alerts by mail, an exec hook or a webhook.
 
 `notifiers_from(config.alerts, os.environ)` builds the configured ones; each has a `name` and a
-blocking `send(host, notices)` raising `NotifyError` (one line, never a password). `send_all`
-delivers a batch through each of them, `send_test` a TEST notice (`nastui alert test`). Texts
+blocking `send(host, notices)` raising `NotifyError` (one line, never a password). `send_one`
+delivers a batch through one of them (the daemon's `deliver` runs it per notifier in a worker
+thread), `send_all` through each in turn, `send_test` a TEST notice (`nastui alert test`). Texts
 and the JSON schema are in `nastui.notify.message`.
 """
 
@@ -12,7 +13,7 @@ from collections.abc import Mapping, Sequence
 
 from nastui.config.schema import AlertsConfig
 from nastui.model import Alert, Health, Notice, NoticeKind, Subject
-from nastui.notify.base import Notifier, NotifyError
+from nastui.notify.base import Notifier, NotifyError, send_one
 from nastui.notify.exechook import ExecNotifier
 from nastui.notify.smtp import EmailNotifier
 from nastui.notify.webhook import WebhookNotifier
@@ -27,6 +28,7 @@ __all__ = [
     "notifiers_from",
     "probe_notice",
     "send_all",
+    "send_one",
     "send_test",
 ]
 
@@ -56,15 +58,7 @@ def send_all(notifiers: Sequence[Notifier], host: str, notices: Sequence[Notice]
     Returns:
         (name, None) for each delivery, (name, the one-line error) for each failure.
     """
-    outcomes: list[Outcome] = []
-    for notifier in notifiers:
-        try:
-            notifier.send(host, notices)
-        except NotifyError as exc:
-            outcomes.append((notifier.name, str(exc)))
-        else:
-            outcomes.append((notifier.name, None))
-    return outcomes
+    return [(notifier.name, send_one(notifier, host, notices)) for notifier in notifiers]
 
 
 def probe_notice(host: str, now: float) -> Notice:

@@ -1,4 +1,5 @@
-"""The notifier seam: `Notifier` (a name and `send`) and `NotifyError` (one line for operators)."""
+"""The notifier seam: `Notifier` (a name and `send`), `NotifyError` (one line for operators) and
+`send_one`, the one way a batch goes through a notifier (the daemon and `nastui alert test`)."""
 
 from __future__ import annotations
 
@@ -32,3 +33,15 @@ class Notifier(Protocol):
             NotifyError: it was not delivered (the message says why and what to do).
         """
         ...
+
+
+def send_one(notifier: Notifier, host: str, notices: Sequence[Notice]) -> str | None:
+    """Send one batch through `notifier`; None when it went, else the one-line error (a bug in
+    the notifier too: it must not take the caller down)."""
+    try:
+        notifier.send(host, notices)
+    except NotifyError as exc:
+        return str(exc)
+    except Exception as exc:
+        return f"{type(exc).__name__}: {exc}"
+    return None

@@ -25,7 +25,7 @@ from nastui.sim.grid import (
     round_half_up,
 )
 from nastui.sim.plan import Plan
-from nastui.sim.thermal import TAU_S, airflow_shares, ambient_at, equilibrium, flow
+from nastui.sim.thermal import TAU_S, airflow_shares, ambient_at, equilibrium, flow, relax
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,9 +142,7 @@ class Engine:
     def _celsius(self, state: SimState, index: int, when: float) -> float:
         """The drive's reading at `when` (inside the state's block): model plus sensor noise."""
         target = state.targets[index]
-        model = target + (state.temps[index] - target) * math.exp(
-            -(when - state.start) / self._tau[index]
-        )
+        model = relax(state.temps[index], target, when - state.start, self._tau[index])
         return float(round_half_up(model + self._noise_at(when)[index]))
 
     def _noise_at(self, when: float) -> tuple[float, ...]:
@@ -175,7 +173,7 @@ class Engine:
     def _step(self, state: SimState) -> SimState:
         end = state.start + BLOCK_S
         temps = tuple(
-            target + (temp - target) * math.exp(-BLOCK_S / tau)
+            relax(temp, target, BLOCK_S, tau)
             for temp, target, tau in zip(state.temps, state.targets, self._tau, strict=True)
         )
         return SimState(

@@ -15,13 +15,10 @@ The same (scenario, seed, host, end) always gives the same rows.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import functools
 import math
 import sqlite3
-import tempfile
-from pathlib import Path
 
 from nastui.history.db import History, HistoryError
 from nastui.model import HostSnapshot, Pool, ScanProgress, ScanState
@@ -33,7 +30,6 @@ SPAN_S = float(DAY_S)
 STEP_S = 600.0
 DRIVES_PER_STEP = 24
 EARLIER_SCRUBS = 4
-IN_MEMORY = Path(":memory:")
 
 
 def _earlier(pool: Pool, seed: int, scenario: str) -> tuple[ScanProgress, ...]:
@@ -115,28 +111,12 @@ def record_day(
         snapshot = backend.snapshot()
 
 
-def _copy(source: sqlite3.Connection) -> sqlite3.Connection:
-    target = sqlite3.connect(":memory:", check_same_thread=False)
-    source.backup(target)
-    return target
-
-
-@functools.cache
-def _empty() -> sqlite3.Connection:
-    """An in-memory history with the schema and nothing else (made by `History.open`)."""
-    with tempfile.TemporaryDirectory(prefix="nastui-demo-") as scratch:
-        path = Path(scratch) / "empty.sqlite"
-        History.open(path).close()
-        with contextlib.closing(sqlite3.connect(path)) as made:
-            return _copy(made)
-
-
 @functools.lru_cache(maxsize=8)
-def _template(scenario: str, seed: int, host: str | None, end: float) -> sqlite3.Connection:
+def _template(scenario: str, seed: int, host: str | None, end: float) -> History:
     """The simulated day, recorded once per process and arguments."""
-    conn = _copy(_empty())
-    record_day(History(conn, IN_MEMORY), scenario, seed=seed, host=host, end=end)
-    return conn
+    history = History.in_memory()
+    record_day(history, scenario, seed=seed, host=host, end=end)
+    return history
 
 
 def demo_history(scenario: str, *, seed: int, host: str | None, end: float) -> History:
@@ -147,9 +127,9 @@ def demo_history(scenario: str, *, seed: int, host: str | None, end: float) -> H
 
     Raises:
         UnknownScenario: no scenario has that name.
-        HistoryError: the schema could not be made (no temporary directory).
+        HistoryError: SQLite could not make the in-memory database.
     """
     try:
-        return History(_copy(_template(scenario, seed, host, end)), IN_MEMORY)
-    except (sqlite3.Error, OSError) as exc:
-        raise HistoryError(f"demo history: {exc}: set TMPDIR to a writable directory") from None
+        return _template(scenario, seed, host, end).copy()
+    except sqlite3.Error as exc:
+        raise HistoryError(f"demo history: {exc}") from None

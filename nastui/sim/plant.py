@@ -15,6 +15,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from nastui.sim.thermal import relax
+
 
 @dataclass(frozen=True, slots=True)
 class PlantSpec:
@@ -57,9 +59,7 @@ class Plant:
         s = self.spec
         h = s.h0 + s.h1 * max(0.0, min(100.0, duty)) / 100.0
         target = s.ambient_c + s.power_w / h
-        tau = s.capacity_j_per_k / h
-        factor = pow(2.718281828459045, -dt / tau)
-        self.temp_c = target + (self.temp_c - target) * factor
+        self.temp_c = relax(self.temp_c, target, dt, s.capacity_j_per_k / h)
 
     def reading(self) -> float:
         """What a sensor reports: the temperature plus noise, in whole degrees like a drive."""

@@ -1,7 +1,7 @@
 """The Textual application and `make_app`, the one factory the CLI, tests and screenshots use.
 
 Data flow: a worker polls the session (collect -> assess -> store) and posts `SnapshotReady`;
-the app keeps the newest snapshot in a reactive; screens watch it and hand it to widgets, which
+the app keeps the newest snapshot in a `var`; screens watch it and hand it to widgets, which
 only render. Nothing in the UI collects anything itself.
 """
 
@@ -113,6 +113,18 @@ class NastuiApp(App[int]):
         bench_source: BenchSource | None = None,
         history_loader: Callable[[], History | None] | None = None,
     ) -> None:
+        """Build the app over an opened session.
+
+        Args:
+            session: from `nastui.session.open_session`.
+            ascii_only: draw with plain ASCII (serial consoles).
+            live: keep polling; False polls once (snapshot tests, screenshots).
+            poll_interval: seconds between polls (default: the config's I/O interval).
+            initial: a snapshot to show before the first poll completes.
+            bench_source: where the bench screen runs (default: the session's machine, or the
+                demo's replayed recordings).
+            history_loader: opens the history after the first frame (the session has none yet).
+        """
         super().__init__(ansi_color=True)
         self._history_loader = history_loader
         self.session = session
@@ -219,34 +231,5 @@ class NastuiApp(App[int]):
         self.poll_now()
 
 
-def make_app(
-    session: Session,
-    *,
-    ascii_only: bool = False,
-    live: bool = True,
-    poll_interval: float | None = None,
-    initial: HostSnapshot | None = None,
-    bench_source: BenchSource | None = None,
-    history_loader: Callable[[], History | None] | None = None,
-) -> NastuiApp:
-    """Build the app over an opened session.
-
-    Args:
-        session: from `nastui.session.open_session`.
-        ascii_only: draw with plain ASCII (serial consoles).
-        live: keep polling; False polls once (snapshot tests, screenshots).
-        poll_interval: seconds between polls (default: the config's I/O interval).
-        initial: a snapshot to show before the first poll completes.
-        bench_source: where the bench screen runs (default: the session's machine, or the
-            demo's replayed recordings).
-        history_loader: opens the history after the first frame (the session has none yet).
-    """
-    return NastuiApp(
-        session,
-        ascii_only=ascii_only,
-        live=live,
-        poll_interval=poll_interval,
-        initial=initial,
-        bench_source=bench_source,
-        history_loader=history_loader,
-    )
+# The one factory the CLI, tests and screenshots use: the class itself (see `NastuiApp.__init__`).
+make_app = NastuiApp

@@ -47,6 +47,30 @@ def test_version() -> None:
     assert result.stdout.startswith("nastui ")
 
 
+def test_every_registry_entry_names_a_command_module() -> None:
+    import importlib
+
+    from nastui.cli.registry import COMMANDS
+
+    assert len({entry.name for entry in COMMANDS}) == len(COMMANDS)
+    for entry in COMMANDS:
+        module = importlib.import_module(f"nastui.cli.{entry.module}")
+        assert callable(module.add_arguments) and callable(module.run), entry.module
+
+
+def test_a_command_run_imports_only_its_own_command_module() -> None:
+    probe = (
+        "import sys; sys.argv = ['nastui', 'snmp-agent', '--help']\n"
+        "from nastui.entry import main\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print(sorted(m for m in sys.modules if m.startswith('nastui.cli.cmd_')))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert out.stdout.strip().splitlines()[-1] == "['nastui.cli.cmd_snmp_agent']"
+
+
 def test_bays_temp_view_is_the_rv4324_six_by_four() -> None:
     result = nastui("bays", "--demo", "--view", "temp")
     assert result.returncode == 0, result.stderr

@@ -212,3 +212,12 @@ async def test_a_hanging_fleet_poll_never_stalls_the_local_panes() -> None:
         assert counting.collected > before
     assert hang.cancelled
     assert hang.closed
+
+
+def test_only_the_live_front_ends_set_up_the_fleet() -> None:
+    from argparse import Namespace
+
+    one_shot = open_session(Source.from_options(Namespace(demo=True)), {})
+    assert one_shot.fleet is None  # `nastui status` never polls it
+    live = open_session(Source.from_options(Namespace(demo=True), live=True), {})
+    assert live.fleet is not None

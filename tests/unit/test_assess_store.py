@@ -178,3 +178,19 @@ def test_ingest_reports_growth_since_first_seen() -> None:
     (alert,) = later.alerts
     assert alert.message.endswith("Current_Pending_Sector 6 (+4 since first seen)")
     assert store.baseline("nas", "A") == {197: 2}
+
+
+def test_ingest_keeps_an_alert_first_seen_and_an_unchanged_host_unchanged() -> None:
+    store = SnapshotStore()
+    seen: list[float] = []
+    store.subscribe(lambda s: seen.append(s.taken_at))
+    raw = snapshot(drive("A", "sda", pending=2))
+    first = store.ingest(raw, LIMITS, NOW)
+    again = store.ingest(dataclasses.replace(raw, taken_at=NOW + 60), LIMITS, NOW + 60)
+    assert [a.since for a in again.alerts] == [a.since for a in first.alerts] == [NOW]
+    assert seen == [NOW]  # nothing changed but the time: no subscriber call
+    hot = snapshot(drive("A", "sda", pending=2, temp=70))
+    worse = store.ingest(dataclasses.replace(hot, taken_at=NOW + 120), LIMITS, NOW + 120)
+    since = {a.key.rsplit(":", 1)[-1]: a.since for a in worse.alerts}
+    assert since == {"197": NOW, "temp": NOW + 120}
+    assert seen == [NOW, NOW + 120]

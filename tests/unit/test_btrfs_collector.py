@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from nastui.collectors import btrfs
-from nastui.collectors.btrfs import BtrfsCollector, Mount, parse_mountinfo
+from nastui.collectors.btrfs import BtrfsCollector, parse_mountinfo
+from nastui.collectors.sysfs import Mount
 from nastui.model import CollectorError, Pool, PoolState, ScanKind, ScanState
 from tests.fakepools import FIXTURES, FakeTools, install, write
 
@@ -64,7 +65,7 @@ def test_argv() -> None:
 
 def test_mountinfo_unescapes_and_keeps_btrfs_only() -> None:
     assert parse_mountinfo("22 1 8:1 / / rw - ext4 /dev/sda1 rw\n" + MOUNTINFO) == [
-        Mount("/dev/loop0", MNT, "/", "rw,subvol=/")
+        Mount("/dev/loop0", MNT, "/", "rw,subvol=/", "btrfs", "0:39")
     ]
     degraded = parse_mountinfo((LAB / "mountinfo__degraded.txt").read_text())
     assert degraded[0].options.startswith("rw,degraded")

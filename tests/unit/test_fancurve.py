@@ -133,22 +133,30 @@ def test_fan_duty_always_within_bounds(zone: float, previous: float | None) -> N
 GAINS = PidGains(kp=6.0, ki=0.05, kd=0.0)
 
 
+def pid_period(
+    state: PidState, plant: Plant, setpoint: float = 40.0, dt: float = 10.0
+) -> tuple[float, PidState]:
+    """One control period on `plant`: the duty set and the controller's next state."""
+    duty, state = pid_step(
+        state,
+        setpoint=setpoint,
+        measured=plant.reading(),
+        dt=dt,
+        gains=GAINS,
+        out_min=20,
+        out_max=100,
+    )
+    plant.step(duty, dt)
+    return duty, state
+
+
 def run_pid(
     plant: Plant, setpoint: float, minutes: int, dt: float = 10.0
 ) -> list[tuple[float, float]]:
     state = PidState()
     trace = []
     for _ in range(int(minutes * 60 / dt)):
-        duty, state = pid_step(
-            state,
-            setpoint=setpoint,
-            measured=plant.reading(),
-            dt=dt,
-            gains=GAINS,
-            out_min=20,
-            out_max=100,
-        )
-        plant.step(duty, dt)
+        duty, state = pid_period(state, plant, setpoint, dt)
         trace.append((plant.temp_c, duty))
     return trace
 
@@ -168,31 +176,13 @@ def test_pid_does_not_wind_up_when_it_cannot_win() -> None:
     hot_room = Plant(PlantSpec(ambient_c=38.0), start_c=45.0)
     state = PidState()
     for _ in range(360):
-        duty, state = pid_step(
-            state,
-            setpoint=40.0,
-            measured=hot_room.reading(),
-            dt=10,
-            gains=GAINS,
-            out_min=20,
-            out_max=100,
-        )
-        hot_room.step(duty, 10)
+        duty, state = pid_period(state, hot_room)
     assert duty == 100
     assert state.integral <= 80  # clamped to the output range
     # The room cools: duty comes down within minutes, not hours.
     cool = Plant(PlantSpec(ambient_c=25.0), start_c=hot_room.temp_c)
     for _ in range(60):
-        duty, state = pid_step(
-            state,
-            setpoint=40.0,
-            measured=cool.reading(),
-            dt=10,
-            gains=GAINS,
-            out_min=20,
-            out_max=100,
-        )
-        cool.step(duty, 10)
+        duty, state = pid_period(state, cool)
     assert duty < 100
 
 

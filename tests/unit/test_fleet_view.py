@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from nastui.core.assess import ups_health
 from nastui.core.fleetview import (
     NOT_POLLED,
     UNREACHABLE,
@@ -15,7 +16,6 @@ from nastui.core.fleetview import (
     pick_form,
     pool_variants,
     pools_text,
-    ups_health,
     ups_text,
 )
 from nastui.model import (

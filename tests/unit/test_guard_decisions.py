@@ -20,10 +20,10 @@ from nastui.collectors.fio_target import (
     parse_arc_max,
     parse_blkid,
     parse_meminfo_total,
-    parse_mountinfo,
     parse_swaps,
     parse_wipefs,
 )
+from nastui.collectors.sysfs import parse_mountinfo
 from nastui.model import BenchTarget, DriveIdentity, TargetKind
 
 DEV = BenchTarget(
@@ -107,7 +107,7 @@ def test_mountinfo() -> None:
         "garbage line\n"
     )
     mounts = parse_mountinfo(text)
-    assert [(m.devno, m.point, m.fs_type, m.source) for m in mounts] == [
+    assert [(m.devno, m.mountpoint, m.fs_type, m.source) for m in mounts] == [
         ("98:0", "/mnt/parent", "ext3", "/dev/root"),
         ("0:38", "/srv/my data", "btrfs", "/dev/loop3"),
     ]

@@ -26,12 +26,14 @@ def write_stats(root: Path, **disks: tuple[int, int, int]) -> None:
 
 
 def test_rates_come_from_consecutive_samples(tmp_path: Path) -> None:
-    sampler = IoSampler(tmp_path)
+    sampler = IoSampler()
     write_stats(tmp_path, sda=(0, 0, 0), sdb=(0, 0, 0))
-    assert sampler.sample(["sda", "sdb"], now=100.0) == {}  # one sample: no rate yet
+    assert (
+        sampler.sample(read_counters(tmp_path), ["sda", "sdb"], now=100.0) == {}
+    )  # one sample: no rate yet
     # 2 s later: sda read 4096 sectors (2 MiB) and wrote 2048 (1 MiB), busy 500 ms.
     write_stats(tmp_path, sda=(4096, 2048, 500), sdb=(0, 0, 0))
-    rates = sampler.sample(["sda", "sdb"], now=102.0)
+    rates = sampler.sample(read_counters(tmp_path), ["sda", "sdb"], now=102.0)
     assert rates is not None
     assert rates["sda"].read_bytes_per_s == pytest.approx(1024 * 1024)
     assert rates["sda"].write_bytes_per_s == pytest.approx(512 * 1024)
@@ -40,19 +42,19 @@ def test_rates_come_from_consecutive_samples(tmp_path: Path) -> None:
 
 
 def test_counter_going_backwards_restarts_the_baseline(tmp_path: Path) -> None:
-    sampler = IoSampler(tmp_path)
+    sampler = IoSampler()
     write_stats(tmp_path, sda=(10_000, 0, 0))
-    sampler.sample(["sda"], now=1.0)
+    sampler.sample(read_counters(tmp_path), ["sda"], now=1.0)
     write_stats(tmp_path, sda=(8, 0, 0))  # drive re-attached, counters reset
-    assert sampler.sample(["sda"], now=2.0) == {}
+    assert sampler.sample(read_counters(tmp_path), ["sda"], now=2.0) == {}
     write_stats(tmp_path, sda=(16, 0, 0))
-    rates = sampler.sample(["sda"], now=3.0)
+    rates = sampler.sample(read_counters(tmp_path), ["sda"], now=3.0)
     assert rates is not None and rates["sda"].read_bytes_per_s == pytest.approx(8 * 512)
 
 
 def test_missing_diskstats_is_none_and_psutil_is_left_as_found(tmp_path: Path) -> None:
     assert read_counters(tmp_path) is None
-    assert IoSampler(tmp_path).sample(["sda"], now=1.0) is None
+    assert IoSampler().sample(read_counters(tmp_path), ["sda"], now=1.0) is None
     write_stats(tmp_path, sda=(1, 1, 1))
     assert read_counters(tmp_path) is not None
     assert psutil.PROCFS_PATH == "/proc"

@@ -5,6 +5,7 @@ reading a file read-only, and what is recorded for the bay LED state."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import json
 import os
@@ -14,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from nastui.collectors.drives import DriveCollector
-from nastui.collectors.enclosure_leds import lit_records
+from nastui.collectors.enclosure_leds import LedReader
 from nastui.collectors.runner import CommandResult, run
 from nastui.control.blink import Blinker, BlinkPlan, offsets, read_flags
 from nastui.control.locate_ladder import (
@@ -27,7 +28,7 @@ from nastui.control.locate_ladder import (
     sg_ses_argv,
 )
 from nastui.control.locate_state import LedBook
-from nastui.core.statefiles import BLINK
+from nastui.core.statefiles import BLINK, LedRecord, decode_leds
 from nastui.model import (
     BaySlot,
     Drive,
@@ -169,7 +170,7 @@ async def test_without_ses_ledctl_is_next(root: Path, tmp_path: Path) -> None:
     assert (result.ok, result.method) == (True, LEDCTL)
     assert tools.argv == [("ledctl", f"locate={device}")]
     assert ledctl_argv(device, False) == ("ledctl", f"locate_off={device}")
-    records = lit_records(tmp_path / "state", NOW)
+    records = LedReader(tmp_path / "state").lit(NOW)
     assert [(r.bay, r.method, r.target) for r in records] == [
         (5, LEDCTL, f"ledctl locate={device}")
     ]
@@ -182,7 +183,7 @@ async def test_off_uses_the_method_that_lit_it(root: Path, tmp_path: Path) -> No
     await locator.locate(5, True)
     await locator.locate(5, False)
     assert tools.argv[-1] == ("ledctl", f"locate_off={root / 'dev/sdc'}")
-    assert lit_records(tmp_path / "state", NOW) == []
+    assert LedReader(tmp_path / "state").lit(NOW) == []
 
 
 async def test_sg_ses_by_slot_number_and_by_sas_address(root: Path, tmp_path: Path) -> None:
@@ -262,7 +263,7 @@ async def test_activity_blink_reads_only_and_stops(root: Path, tmp_path: Path) -
     assert result.ok and result.method == BLINK and blinking(blinker) == "SERC"
     await asyncio.sleep(0.6)
     assert blinker.bytes_read > 0
-    (record,) = lit_records(tmp_path / "state", time.time())
+    (record,) = LedReader(tmp_path / "state").lit(time.time())
     assert (record.method, record.pid) == (BLINK, os.getpid())
     off = await locator.locate_drive(sdc, 5, False)
     assert off.ok and blinking(blinker) is None
@@ -304,3 +305,27 @@ async def test_real_ledctl_and_sg_ses_failures_are_reported(root: Path, tmp_path
     assert not result.ok and result.method == "none"
     assert "ledctl: ledctl: IBPI LOCATE: missing block device(s)" in result.message
     assert "sg_ses: sg_ses failed: No such file or directory" in result.message
+
+
+def test_the_led_file_is_parsed_again_only_when_it_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    book, reader = LedBook(tmp_path), LedReader(tmp_path)
+    assert reader.lit(NOW) == []
+    blink = LedRecord(5, "SERC", "sdc", BLINK, NOW, pid=os.getpid(), until=NOW + 3)
+    book.keep(blink)
+    parsed: list[str] = []
+
+    def counting(text: str, boot_id: str | None) -> list[LedRecord]:
+        parsed.append(text)
+        return decode_leds(text, boot_id)
+
+    monkeypatch.setattr("nastui.collectors.enclosure_leds.decode_leds", counting)
+    assert reader.lit(NOW) == [blink]
+    assert reader.lit(NOW + 2) == [blink]
+    assert reader.lit(NOW + 4) == []  # the blink's time is up: still decided at every poll
+    assert len(parsed) == 1  # the file did not change: parsed once
+    book.forget("SERC")
+    book.keep(dataclasses.replace(blink, until=NOW + 10))
+    assert reader.lit(NOW + 4) == [dataclasses.replace(blink, until=NOW + 10)]
+    assert len(parsed) == 2

@@ -11,6 +11,7 @@ import pytest
 
 from nastui.collectors.latest import read_latest
 from nastui.core.ack import ack_alert
+from nastui.core.codec import loads
 from nastui.daemon.fanlog import Log
 from nastui.daemon.monitor import Monitor
 from nastui.history.db import History
@@ -106,3 +107,11 @@ async def test_latest_snapshot_and_history_are_written(tmp_path: Path, scenario:
     assert read_latest(tmp_path / "latest.json").host == "nano"
     assert any(m.startswith("temp:") for m in daemon.history.metrics("nano"))
     assert oct((tmp_path / "latest.json").stat().st_mode & 0o777) == "0o644"
+
+
+async def test_the_kept_snapshot_has_the_pools_of_the_last_one(tmp_path: Path) -> None:
+    daemon = monitor(tmp_path, Recorder(), "resilvering")
+    for _ in range(3):
+        await daemon.step()
+    kept = loads(daemon.history.state("latest:nano") or "", "latest:nano")
+    assert kept.pools == read_latest(tmp_path / "latest.json").pools

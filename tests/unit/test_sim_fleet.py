@@ -9,7 +9,8 @@ from nastui.core.fleetview import fleet_rows
 from nastui.model import UNASSESSED, Health, PoolState, ScanState, UpsStatus
 from nastui.sim import SCENARIOS, UnknownScenario
 from nastui.sim.clock import SIM_EPOCH, FakeClock
-from nastui.sim.fleet import FLEET_PHASE_S, OFFSITE_SILENT_S, SimFleet
+from nastui.sim.fleet import FLEET_PHASE_S, SimFleet
+from nastui.sim.fleet_hosts import OFFSITE_SILENT_S
 
 BASE = ["backup-nas", "archive", "ups-rack", "offsite"]
 

@@ -165,3 +165,17 @@ def test_this_machine_does_not_crash() -> None:
     for disk in discover(Path("/")):
         assert disk.dev
         assert disk.identity.capacity_bytes is None or disk.identity.capacity_bytes >= 0
+
+
+def test_mountinfo_keeps_utf8_paths_and_decodes_octal_escapes() -> None:
+    from nastui.collectors.sysfs import parse_mountinfo
+
+    line = "40 31 0:38 /@home /srv/Médias\\040et\\011co rw - btrfs /dev/sdb1 rw,degraded\n"
+    (mount,) = parse_mountinfo(line)
+    assert mount.mountpoint == "/srv/Médias et\tco"
+    assert (mount.root, mount.fs_type, mount.devno, mount.options) == (
+        "/@home",
+        "btrfs",
+        "0:38",
+        "rw,degraded",
+    )

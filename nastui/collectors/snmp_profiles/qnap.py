@@ -16,26 +16,27 @@ import re
 
 from nastui.collectors.snmp_profiles.base import Oid, Profile, Walk, oid
 from nastui.collectors.snmp_profiles.tables import (
+    MAIN_UNIT,
     Notes,
     Row,
+    bay_slots,
     drive_temperature,
     index_text,
     integer,
     number,
+    read_rows,
     size_bytes,
     table,
     text,
+    vendor_verdict,
 )
 from nastui.model import (
-    UNASSESSED,
-    BaySlot,
     Drive,
     DriveIdentity,
     EnclosureSlot,
     Fan,
     Health,
     HostSnapshot,
-    MappedBy,
     Pool,
     PoolKind,
     PoolState,
@@ -59,7 +60,6 @@ DISK_ENTRY = (*STORAGE, 1, 5, 2, 1)  # .2 slot, .3 enclosure, .4 summary, .5 sma
 RAID_ENTRY = (*STORAGE, 2, 1, 2, 1)  # .2 id, .3 capacity, .4 free, .5 status, .7 level
 LEGACY_HD_ENTRY = oid("1.3.6.1.4.1.24681.1.2.11.1")  # .2 descr, .3 temp, .4 status, .5 model
 ROOTS: tuple[Oid, ...] = (oid("1.3.6.1.4.1.24681.1.2.11"), STORAGE)
-MAIN_UNIT = "main"
 
 SUMMARY = {"good": Health.OK, "warning": Health.WARNING, "abnormal": Health.CRITICAL}
 SMART_INFO = {
@@ -124,19 +124,14 @@ def _identity(model_text: str | None, capacity: int | None) -> DriveIdentity:
 
 
 def _disk_verdict(summary: str | None, smart: int | None) -> Verdict:
-    reasons: list[Reason] = []
-    given = False
+    statuses: list[Reason] = []
     if summary is not None and summary.lower() in SUMMARY:
-        given = True
         health = SUMMARY[summary.lower()]
-        if health is not Health.OK:
-            reasons.append(Reason(health, f"diskSummary: {summary}", "snmp:diskSummary"))
+        statuses.append(Reason(health, f"diskSummary: {summary}", "snmp:diskSummary"))
     if smart in SMART_INFO:
-        given = True
         word, health = SMART_INFO[smart]
-        if health is not Health.OK:
-            reasons.append(Reason(health, f"diskSmartInfo: {word}", "snmp:diskSmartInfo"))
-    return Verdict.of(reasons) if given else UNASSESSED
+        statuses.append(Reason(health, f"diskSmartInfo: {word}", "snmp:diskSmartInfo"))
+    return vendor_verdict(statuses)
 
 
 def _disk(row: Row, enclosures: dict[int, tuple[str, float | None]], now: float) -> Drive | None:
@@ -159,21 +154,20 @@ def _legacy_disk(row: Row, now: float) -> Drive | None:
     status = integer(row.get(4))
     if descr is None or status == NO_DISK:
         return None
-    reasons: list[Reason] = []
+    statuses: list[Reason] = []
     smart = text(row.get(7))
-    given = smart is not None and smart.lower() in LEGACY_SMART
-    if smart is not None and given and LEGACY_SMART[smart.lower()] is not Health.OK:
-        reasons.append(Reason(LEGACY_SMART[smart.lower()], f"HdSmartInfo: {smart}", "snmp:smart"))
+    if smart is not None and smart.lower() in LEGACY_SMART:
+        health = LEGACY_SMART[smart.lower()]
+        statuses.append(Reason(health, f"HdSmartInfo: {smart}", "snmp:smart"))
     if status in LEGACY_STATUS:
-        given = True
         word, health = LEGACY_STATUS[status]
-        reasons.append(Reason(health, f"HdStatus: {word}", "snmp:HdStatus"))
+        statuses.append(Reason(health, f"HdStatus: {word}", "snmp:HdStatus"))
     match = _LEGACY_SLOT.search(descr)
     return Drive(
         dev=descr,
         identity=DriveIdentity(model=text(row.get(5)), capacity_bytes=size_bytes(row.get(6))),
         temperature=drive_temperature(row.get(3), now),
-        verdict=Verdict.of(reasons) if given else UNASSESSED,
+        verdict=vendor_verdict(statuses),
         slot=EnclosureSlot(MAIN_UNIT, int(match[1]), SOURCE, descr) if match else None,
     )
 
@@ -195,15 +189,6 @@ def _drives(walk: Walk, now: float, notes: Notes) -> tuple[Drive, ...]:
         else:
             drives[drive.key] = drive
     return tuple(drives.values())
-
-
-def _bay_slots(drives: tuple[Drive, ...]) -> tuple[BaySlot, ...]:
-    slots = {
-        d.slot.slot: BaySlot(d.slot.slot, d.key, MappedBy.ENCLOSURE)
-        for d in drives
-        if d.slot is not None and d.slot.enclosure == MAIN_UNIT
-    }
-    return tuple(slots[bay] for bay in sorted(slots))
 
 
 def _status_word(code: int | None) -> str | None:
@@ -256,17 +241,6 @@ def _pool(index: Oid, row: Row) -> Pool | None:
     )
 
 
-def _pools(walk: Walk, notes: Notes) -> tuple[Pool, ...]:
-    pools: list[Pool] = []
-    for index, row in table(walk, RAID_ENTRY).items():
-        pool = _pool(index, row)
-        if pool is None:
-            notes.skip(f"qnap raidTable row {index_text(index)}", "no raidStatus")
-        else:
-            pools.append(pool)
-    return tuple(pools)
-
-
 def parse(host_name: str, walk: Walk, now: float) -> HostSnapshot:
     """A raw snapshot of a QNAP NAS from its walk (see the module docstring)."""
     notes = Notes(SOURCE)
@@ -275,9 +249,9 @@ def parse(host_name: str, walk: Walk, now: float) -> HostSnapshot:
     return HostSnapshot(
         host=host_name,
         taken_at=now,
-        slots=_bay_slots(drives),
+        slots=bay_slots(drives),
         drives=drives,
-        pools=_pools(walk, notes),
+        pools=read_rows(walk, RAID_ENTRY, _pool, notes, ("qnap raidTable", "no raidStatus")),
         fans=fans,
         sensors=sensors,
         errors=tuple(notes.errors),

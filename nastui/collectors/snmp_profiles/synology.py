@@ -17,25 +17,26 @@ import re
 
 from nastui.collectors.snmp_profiles.base import Oid, Profile, Walk, oid
 from nastui.collectors.snmp_profiles.tables import (
+    MAIN_UNIT,
     Notes,
     Row,
+    bay_slots,
     drive_temperature,
     index_text,
     integer,
     number,
+    read_rows,
     scalar,
     table,
     text,
+    vendor_verdict,
 )
 from nastui.model import (
-    UNASSESSED,
-    BaySlot,
     Drive,
     DriveIdentity,
     EnclosureSlot,
     Health,
     HostSnapshot,
-    MappedBy,
     Pool,
     PoolKind,
     PoolState,
@@ -55,7 +56,6 @@ SYSTEM = oid("1.3.6.1.4.1.6574.1")
 DISK_ENTRY = oid("1.3.6.1.4.1.6574.2.1.1")
 RAID_ENTRY = oid("1.3.6.1.4.1.6574.3.1.1")
 ROOTS: tuple[Oid, ...] = (SYSTEM, oid("1.3.6.1.4.1.6574.2"), oid("1.3.6.1.4.1.6574.3"))
-MAIN_UNIT = "main"
 
 DISK_STATUS: dict[int, tuple[str, Health]] = {
     1: ("Normal", Health.OK),
@@ -102,25 +102,20 @@ _DISK_ID = re.compile(r"^Disk\s+(?P<number>\d+)(?:\s*\((?P<unit>[^)]+)\))?$")
 
 def _verdict(row: Row) -> Verdict:
     """What diskStatus, diskHealthStatus and diskBadSector say; unassessed if none is given."""
-    reasons: list[Reason] = []
-    given = False
+    statuses: list[Reason] = []
     for column, table_, label in (
         (5, DISK_STATUS, "diskStatus"),
         (13, HEALTH_STATUS, "diskHealthStatus"),
     ):
         code = integer(row.get(column))
         if code in table_:
-            given = True
             word, health = table_[code]
-            if health is not Health.OK:
-                reasons.append(Reason(health, f"{label}: {word}", f"snmp:{label}"))
+            statuses.append(Reason(health, f"{label}: {word}", f"snmp:{label}"))
     bad = integer(row.get(9))
     if bad is not None and bad >= 0:
-        given = True
-        if bad > 0:
-            reason = Reason(Health.WARNING, f"diskBadSector {bad}", "snmp:diskBadSector", bad)
-            reasons.append(reason)
-    return Verdict.of(reasons) if given else UNASSESSED
+        health = Health.WARNING if bad > 0 else Health.OK
+        statuses.append(Reason(health, f"diskBadSector {bad}", "snmp:diskBadSector", bad))
+    return vendor_verdict(statuses)
 
 
 def _drive(index: Oid, row: Row, now: float) -> Drive | None:
@@ -160,16 +155,6 @@ def _drives(walk: Walk, now: float, notes: Notes) -> tuple[Drive, ...]:
     return tuple(drives.values())
 
 
-def bay_slots(drives: tuple[Drive, ...]) -> tuple[BaySlot, ...]:
-    """Bays of the main unit, from the drives' slots."""
-    slots = {
-        d.slot.slot: BaySlot(d.slot.slot, d.key, MappedBy.ENCLOSURE)
-        for d in drives
-        if d.slot is not None and d.slot.enclosure == MAIN_UNIT
-    }
-    return tuple(slots[bay] for bay in sorted(slots))
-
-
 def _pool(row: Row) -> Pool | None:
     name = text(row.get(2))
     if name is None:
@@ -193,14 +178,8 @@ def _pool(row: Row) -> Pool | None:
 
 
 def _pools(walk: Walk, notes: Notes) -> tuple[Pool, ...]:
-    pools: list[Pool] = []
-    for index, row in table(walk, RAID_ENTRY).items():
-        pool = _pool(row)
-        if pool is None:
-            notes.skip(f"synology raidTable row {index_text(index)}", "no raidName")
-        else:
-            pools.append(pool)
-    return tuple(pools)
+    what = ("synology raidTable", "no raidName")
+    return read_rows(walk, RAID_ENTRY, lambda _, row: _pool(row), notes, what)
 
 
 def _system(walk: Walk) -> tuple[Sensor, ...]:

@@ -1,4 +1,5 @@
-"""Shared helpers for SNMP profiles: table rows by index, vendor strings and numbers, row notes.
+"""Shared helpers for SNMP profiles: table rows by index, vendor strings and numbers, row notes,
+the vendor's own drive statuses as a verdict and the main unit's bays.
 
 Vendor agents are sloppy: strings end in NULs or spaces, temperatures come as "41 C", sizes as
 "3.64 TB", a column can be missing from a row. Every helper here returns None for what it cannot
@@ -10,10 +11,27 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from nastui.collectors.snmp_profiles.base import Oid, SnmpValue, Walk
-from nastui.model import CollectorError, Temperature, TempSource
+from nastui.model import (
+    UNASSESSED,
+    BaySlot,
+    CollectorError,
+    Drive,
+    Health,
+    MappedBy,
+    Reason,
+    Temperature,
+    TempSource,
+    Verdict,
+)
+
+T = TypeVar("T")
+MAIN_UNIT = "main"
+"""`EnclosureSlot.enclosure` of the drives in the host's own chassis (not an expansion unit)."""
 
 Row = dict[int, SnmpValue]
 """One table row: column number -> value."""
@@ -107,6 +125,25 @@ def drive_temperature(value: SnmpValue, now: float) -> Temperature | None:
     return Temperature(celsius=celsius, measured_at=now, source=TempSource.SNMP)
 
 
+def vendor_verdict(statuses: Iterable[Reason]) -> Verdict:
+    """A drive's verdict from every status its agent gave, OK ones included: the worst of the
+    others, OK when all are OK, `UNASSESSED` (left to `assess`) when the agent gave none."""
+    given = list(statuses)
+    if not given:
+        return UNASSESSED
+    return Verdict.of(r for r in given if r.health is not Health.OK)
+
+
+def bay_slots(drives: Iterable[Drive]) -> tuple[BaySlot, ...]:
+    """Bays of the main unit (`MAIN_UNIT`), from the drives' enclosure slots, by bay number."""
+    slots = {
+        d.slot.slot: BaySlot(d.slot.slot, d.key, MappedBy.ENCLOSURE)
+        for d in drives
+        if d.slot is not None and d.slot.enclosure == MAIN_UNIT
+    }
+    return tuple(slots[bay] for bay in sorted(slots))
+
+
 def index_text(index: Oid) -> str:
     """A row index as text: "3" or "1.2"."""
     return ".".join(str(part) for part in index)
@@ -130,3 +167,28 @@ class Notes:
         self.errors.append(
             CollectorError(self.source, f"{what} not found: check the agent exports it")
         )
+
+
+def read_rows(
+    walk: Walk,
+    entry: Oid,
+    read: Callable[[Oid, Row], T | None],
+    notes: Notes,
+    what: tuple[str, str],
+) -> tuple[T, ...]:
+    """What `read(index, row)` makes of each row of the table under `entry`; a row it cannot
+    read (None) is noted as skipped.
+
+    Args:
+        what: the table's name and why an unread row is skipped: ("qnap raidTable",
+            "no raidStatus") notes "qnap raidTable row 3: no raidStatus".
+    """
+    table_name, why = what
+    items: list[T] = []
+    for index, row in table(walk, entry).items():
+        item = read(index, row)
+        if item is None:
+            notes.skip(f"{table_name} row {index_text(index)}", why)
+        else:
+            items.append(item)
+    return tuple(items)

@@ -18,6 +18,7 @@ from nastui.collectors.snmp_profiles.tables import (
     drive_temperature,
     index_text,
     integer,
+    read_rows,
     scaled,
     table,
     text,
@@ -77,14 +78,8 @@ def _pool(row: Row) -> Pool | None:
 
 
 def _pools(walk: Walk, notes: Notes) -> tuple[Pool, ...]:
-    pools: list[Pool] = []
-    for index, row in table(walk, ZPOOL_ENTRY).items():
-        pool = _pool(row)
-        if pool is None:
-            notes.skip(f"truenas zpoolTable row {index_text(index)}", "no name or health")
-        else:
-            pools.append(pool)
-    return tuple(pools)
+    what = ("truenas zpoolTable", "no name or health")
+    return read_rows(walk, ZPOOL_ENTRY, lambda _, row: _pool(row), notes, what)
 
 
 def _drives(walk: Walk, now: float, notes: Notes) -> tuple[Drive, ...]:

@@ -153,7 +153,7 @@ def counters_text(drive: Drive) -> Text | None:
         return None
     text = Text()
     for label, value in pairs:
-        _field(text, label, "-" if value is None else str(value))
+        _field(text, label, _num(value))
     return text
 
 

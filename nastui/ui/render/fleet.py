@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from rich.text import Text
 
 from nastui.core import units
+from nastui.core.assess import ups_health
 from nastui.core.fleetview import (
     UNREACHABLE,
     FleetRow,
     contact_age,
     pick_form,
-    ups_health,
     ups_text,
 )
 from nastui.core.glyphs import Glyphs

@@ -9,7 +9,7 @@ import time
 from rich.text import Text
 
 from nastui.core import summary
-from nastui.core.assess import overall
+from nastui.core.assess import drive_place, overall
 from nastui.core.glyphs import Glyphs
 from nastui.model import Health, HostSnapshot, Thresholds
 from nastui.ui.render.style import DIM, HEALTH_STYLE, LABEL, degrees, fit
@@ -82,8 +82,7 @@ def thermal_text(
     hot = summary.hottest(snapshot)
     temps = [d.temperature.celsius for d in snapshot.drives if d.temperature is not None]
     if hot is not None and hot.temperature is not None:
-        bay = snapshot.bay_of(hot.key)
-        where = f"bay {bay} {hot.dev}" if bay is not None else hot.dev
+        where = drive_place(snapshot, hot)
         text.append("hottest ", style=DIM)
         text.append(degrees(hot.temperature.celsius, glyphs), style=LABEL)
         text.append(f" {where}")

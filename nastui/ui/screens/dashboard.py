@@ -6,6 +6,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 
+from nastui.core.glyphs import Glyphs
 from nastui.model import HostSnapshot
 from nastui.ui.gridlayout import MIN_CELL
 from nastui.ui.render.panels import alerts_text, thermal_text
@@ -44,7 +45,7 @@ class DashboardScreen(GridScreen):
         self._fit(snapshot)
         super().show(snapshot)
         glyphs, limits = self.nas.glyphs, self.nas.limits
-        self.query_one("#pools", TextPanel).show(lambda w: _pools(snapshot, w, self))
+        self.query_one("#pools", TextPanel).show(lambda w: _pools(snapshot, w, glyphs))
         self.query_one("#thermal", TextPanel).show(
             lambda w: thermal_text(snapshot, limits, w, glyphs)
         )
@@ -67,12 +68,12 @@ class DashboardScreen(GridScreen):
         self.set_class(needed > self.size.width * GRID_SHARE, "-wide")
 
 
-def _pools(snapshot: HostSnapshot, width: int, screen: DashboardScreen) -> Text:
+def _pools(snapshot: HostSnapshot, width: int, glyphs: Glyphs) -> Text:
     if not snapshot.pools:
         return Text("no pools found", style="dim")
     text = Text()
     for i, pool in enumerate(snapshot.pools):
         if i:
             text.append("\n")
-        text.append_text(pool_summary(pool, snapshot.taken_at, width, screen.nas.glyphs))
+        text.append_text(pool_summary(pool, snapshot.taken_at, width, glyphs))
     return text

@@ -26,11 +26,14 @@ def ascii_text(text: Text) -> Text:
     if plain.isascii():
         return text
     pieces: list[str] = []
-    where = [0] * (len(plain) + 1)
-    for i, char in enumerate(plain):
-        where[i] = sum(len(p) for p in pieces)
-        pieces.append(ascii_char(char))
-    where[len(plain)] = sum(len(p) for p in pieces)
+    where: list[int] = []  # where each character of `plain` starts in the result, and the end
+    at = 0
+    for char in plain:
+        where.append(at)
+        piece = ascii_char(char)
+        pieces.append(piece)
+        at += len(piece)
+    where.append(at)
     result = Text("".join(pieces), style=text.style, end=text.end)
     for span in text.spans:
         result.stylize(span.style, where[span.start], where[span.end])
