@@ -49,8 +49,13 @@ def outcome(code: int, action: ScrubAction) -> tuple[bool, str]:
     return False, os.strerror(code) if code < 1024 else f"ZFS error {code}"
 
 
+# One declaration per FFI and process: cffi refuses a second `cdef` of the same function, and
+# the TUI makes a scrubber per action. Keyed by the FFI's id; the FFI is kept so the id stays its.
+_LOADED: dict[int, tuple[Any, LzcScrub | str]] = {}
+
+
 def load_lzc_scrub() -> LzcScrub | str:
-    """A function calling lzc_scrub through pyzfs, or why there is none."""
+    """A function calling lzc_scrub through pyzfs, or why there is none (the real reason)."""
     try:
         from libzfs_core._nvlist import nvlist_in  # type: ignore[import-not-found]
         from libzfs_core.bindings import libzfs_core as bindings  # type: ignore[import-not-found]
@@ -59,12 +64,21 @@ def load_lzc_scrub() -> LzcScrub | str:
     except Exception as exc:  # pyzfs raises OSError-likes when cffi or the library is missing
         return f"pyzfs unusable: {exc}"
     ffi: Any = bindings.ffi
-    lib: Any = bindings.lib
+    if id(ffi) not in _LOADED:
+        _LOADED[id(ffi)] = (ffi, _declare(ffi, bindings.lib, nvlist_in))
+    return _LOADED[id(ffi)][1]
+
+
+def _declare(ffi: Any, lib: Any, nvlist_in: Callable[[dict[bytes, int]], Any]) -> LzcScrub | str:
+    """Declare lzc_scrub on pyzfs's FFI once and bind it, or say which step failed."""
     try:
         ffi.cdef(LZC_SCRUB_CDEF)
+    except Exception as exc:  # cffi's CDefError: pyzfs's own declarations clash
+        return f"cannot declare lzc_scrub on pyzfs's FFI: {exc}"
+    try:
         function = lib.lzc_scrub
-    except Exception as exc:  # AttributeError: libzfs_core older than OpenZFS 2.2
-        return f"libzfs_core has no lzc_scrub (OpenZFS before 2.2?): {exc}"
+    except AttributeError:
+        return "libzfs_core has no lzc_scrub (OpenZFS before 2.2)"
 
     def call(pool: str, action: ScrubAction) -> int:
         args = nvlist_in({k.encode(): v for k, v in lzc_scrub_args(action).items()})

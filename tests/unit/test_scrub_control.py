@@ -302,3 +302,38 @@ def test_sim_md_check_and_refusals() -> None:
     )
     unknown = act(sim.scrubber(), pool("nope", PoolKind.ZFS), ScrubAction.START)
     assert (unknown.ok, unknown.message) == (False, f"no pool nope on {sim.host}")
+
+
+def _stand_in_ffi() -> Any:
+    binding: Any = sys.modules["libzfs_core.bindings.libzfs_core"]
+    return binding.ffi
+
+
+def test_lzc_scrub_declared_once_per_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The TUI makes a scrubber per action: the second one must not declare lzc_scrub again
+    (cffi refuses a second cdef) nor fall back to zpool with a false reason."""
+    lib = _Lib([0, 0])
+    declared = stand_in_pyzfs(monkeypatch, lib)
+    ffi = _stand_in_ffi()
+
+    def cdef_once(text: str) -> None:
+        if declared:
+            raise RuntimeError("multiple declarations of function lzc_scrub")
+        declared.append(text)
+
+    ffi.cdef = cdef_once
+    first = act(LocalScrubber(run), TANK, ScrubAction.START)
+    second = act(LocalScrubber(run), TANK, ScrubAction.PAUSE)
+    assert (first.method, second.method) == ("libzfs_core", "libzfs_core")
+    assert declared == [scrub_zfs.LZC_SCRUB_CDEF] and len(lib.calls) == 2
+
+
+def test_a_failed_declaration_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    stand_in_pyzfs(monkeypatch, _Lib([]))
+    ffi = _stand_in_ffi()
+
+    def clash(text: str) -> None:
+        raise RuntimeError("clash")
+
+    ffi.cdef = clash
+    assert scrub_zfs.load_lzc_scrub() == "cannot declare lzc_scrub on pyzfs's FFI: clash"
