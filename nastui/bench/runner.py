@@ -26,6 +26,7 @@ from typing import Protocol
 
 from nastui.bench import store
 from nastui.bench.cache import CacheError, WriteCacheSwitch
+from nastui.bench.fiojob import custom_job_text
 from nastui.bench.guard import GuardRefused, refusal, workspace, writes
 from nastui.bench.host import BenchHost
 from nastui.bench.jobs import (
@@ -33,7 +34,6 @@ from nastui.bench.jobs import (
     Step,
     Tool,
     custom_argv,
-    custom_job_text,
     dd_argv,
     fio_argv,
     wsc_argv,
