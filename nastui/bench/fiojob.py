@@ -37,6 +37,7 @@ _SPLIT = rf"{_SIZE}/{_PCT}?(?::{_SIZE}/{_PCT}?)*"  # bssplit: "4k/10:64k/50:1m/"
 
 
 def _rule(pattern: str) -> re.Pattern[str]:
+    """Values fio reads either case ("4K", "RandRead")."""
     return re.compile(rf"(?:{pattern})", re.IGNORECASE)
 
 
@@ -46,7 +47,7 @@ ALLOWED: dict[str, re.Pattern[str]] = {
     "rw": _rule(rf"{_RW}(?::\d+)?"),
     "rwmixread": _rule(_PCT),
     "rwmixwrite": _rule(_PCT),
-    "ioengine": _rule("|".join(sorted(ENGINES))),
+    "ioengine": re.compile("|".join(sorted(ENGINES))),  # case as fio spells them
     "direct": _rule(_BOOL),
     "buffered": _rule(_BOOL),
     "sync": _rule(r"[01]|none|sync|dsync"),
@@ -207,9 +208,10 @@ def parse_job(text: str) -> tuple[Section, ...]:
             if any(s.name == name for s in sections):
                 raise _refuse(number, f"section [{name}] appears twice")
             continue
+        option = _option(number, line)
         if name is None:
             raise ValueError(f"not a fio job file: line {number} is outside a [section]")
-        options.append(_option(number, line))
+        options.append(option)
     if name is not None:
         sections.append(Section(name, tuple(options)))
     if not [s for s in sections if s.name != "global"]:
