@@ -21,8 +21,12 @@ from pathlib import Path
 
 import pytest
 
+from nastui.bench.profiles import PROFILES
+from nastui.bench.runner import BenchRunner
+from nastui.collectors.fio_host import LocalBenchHost
 from nastui.collectors.fio_target import inspect_target
 from nastui.collectors.labels import zfs_label_offsets
+from nastui.model import RunState
 from tests.conftest import require_tool
 from tests.integration.test_guard_loops import (
     MIB,
@@ -269,3 +273,21 @@ async def test_a_fake_tree_adds_holders_and_exports(tmp_path: Path) -> None:
         assert f"{name}p1 held by dm-250" in info.in_use, info.in_use
         assert f"{name} exported by LIO backstore iblock_0/disk1 ({target})" in info.in_use
         assert sums(target) == before
+
+
+async def test_a_use_that_began_after_the_inspection(tmp_path: Path) -> None:
+    """Once held O_EXCL the device is inspected again: a loop set up on it (and mounted) after the
+    first look stops the run before anything is written."""
+    with loop_device(tmp_path, "late") as target:
+        free = await inspect_target(target)
+        assert free.in_use == ()
+        with attached("-o", "1M", target) as upper:
+            mkfs_ext4(upper)
+            with mounted(upper, tmp_path / "mnt"):
+                before = sums(target)
+                bench = BenchRunner(LocalBenchHost(), host_name="test", runs_dir=None)
+                run = await bench.run(PROFILES["randrw"].defaults, free, confirm=target)
+                assert run.state is RunState.REFUSED, run.message
+                assert f"{Path(upper).name} on {Path(target).name} at offset {MIB}" in run.message
+                assert run.steps == () and run.samples == ()
+                assert sums(target) == before
