@@ -9,8 +9,8 @@ stat'ed sysfs `loop/backing_file` otherwise.
 
 `uses_of` then finds what uses any layer: mounts (by device number and by source), swap (a
 partition or a swap file on it), other processes with a layer or a file on it open (read-only
-or not; their cwd and root too), and exports: LIO (iSCSI, FC, vhost: `udev_path` of every
-backstore in configfs) and the NVMe-oF target (`device_path`). NBD servers (nbd-server,
+or not; their cwd, root and mapped files too), and exports: LIO (iSCSI, FC, vhost: `udev_path`
+of every backstore in configfs) and the NVMe-oF target (`device_path`). NBD servers (nbd-server,
 qemu-nbd) and tgtd hold the device open, so the open-file check names them.
 Nothing here writes; reading a loop device's status opens it read-only.
 """
@@ -210,25 +210,51 @@ def _swaps(root: Path, layers: dict[str, Layer]) -> Iterator[str]:
             yield f"swap on {path} ({layer.name})"
 
 
+def parse_maps_devices(text: str) -> set[str]:
+    """Device numbers ("253:0") of the files a process maps, from /proc/PID/maps.
+
+    # Sample: 7f2c1a000000-7f2c1a021000 r--p 00000000 fd:00 1311   /usr/lib/libc.so.6
+    """
+    found = set()
+    for line in text.splitlines():
+        fields = line.split(maxsplit=5)
+        if len(fields) >= 5 and fields[4] != "0" and ":" in fields[3]:
+            major, minor = fields[3].split(":", 1)
+            try:
+                found.add(f"{int(major, 16)}:{int(minor, 16)}")
+            except ValueError:
+                continue
+    return found
+
+
+def _held_by(base: Path, layers: dict[str, Layer]) -> str | None:
+    """What of the stack process `base` (/proc/PID) holds: an open device or file, its cwd or
+    root, a mapped file; None when nothing."""
+    entries = [base / "cwd", base / "root"] + [base / "fd" / fd for fd in _names(base / "fd")]
+    for entry in entries:
+        try:
+            st = entry.stat()
+        except OSError:
+            continue
+        block = stat.S_ISBLK(st.st_mode)
+        layer = layers.get(devno(st.st_rdev) if block else devno(st.st_dev))
+        if layer is not None:
+            return f"{layer.name} {'open' if block else 'using a file on it'}"
+    for number in parse_maps_devices(_read(base / "maps")):
+        if number in layers:
+            return f"{layers[number].name} with a file on it mapped"
+    return None
+
+
 def _openers(root: Path, layers: dict[str, Layer], skip: int) -> Iterator[str]:
-    """Processes with a layer, or a file on one, open (any mode), or their cwd/root there."""
+    """Processes with a layer, or a file on one, open (any mode), mapped, or as cwd/root."""
     for pid in _names(root / "proc"):
         if not pid.isdigit() or int(pid) == skip:
             continue
         base = root / "proc" / pid
-        entries = [base / "cwd", base / "root"] + [base / "fd" / fd for fd in _names(base / "fd")]
-        for entry in entries:
-            try:
-                st = entry.stat()
-            except OSError:
-                continue
-            key = devno(st.st_rdev) if stat.S_ISBLK(st.st_mode) else devno(st.st_dev)
-            layer = layers.get(key)
-            if layer is not None:
-                comm = _read(base / "comm").strip() or "?"
-                what = "open" if stat.S_ISBLK(st.st_mode) else "using a file on it"
-                yield f"{layer.name} {what} by pid {pid} ({comm})"
-                break
+        held = _held_by(base, layers)
+        if held is not None:
+            yield f"{held} by pid {pid} ({_read(base / 'comm').strip() or '?'})"
 
 
 def _exports(root: Path, layers: dict[str, Layer]) -> Iterator[str]:

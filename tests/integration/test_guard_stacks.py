@@ -291,3 +291,38 @@ async def test_a_use_that_began_after_the_inspection(tmp_path: Path) -> None:
                 assert f"{Path(upper).name} on {Path(target).name} at offset {MIB}" in run.message
                 assert run.steps == () and run.samples == ()
                 assert sums(target) == before
+
+
+@contextlib.contextmanager
+def mapping(path: Path) -> Iterator[int]:
+    """Another process with `path` mapped and no descriptor open; its pid."""
+    code = (  # libc's mmap: Python's mmap module keeps a duplicate descriptor open
+        "import ctypes, os, time\nlibc = ctypes.CDLL(None, use_errno=True)\n"
+        "libc.mmap.restype = ctypes.c_void_p\n"
+        "libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,"
+        " ctypes.c_int, ctypes.c_long]\n"
+        f"fd = os.open({str(path)!r}, os.O_RDONLY)\n"
+        "assert libc.mmap(None, 4096, 1, 1, fd, 0) not in (None, 2**64 - 1)\n"
+        "os.close(fd)\nos.chdir('/')\nprint('mapped', flush=True)\ntime.sleep(120)\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "mapped"
+        yield proc.pid
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+async def test_a_mapped_file_on_a_lazily_unmounted_filesystem(tmp_path: Path) -> None:
+    with loop_device(tmp_path, "mapped", 32) as target:
+        mkfs_ext4(target)
+        where = tmp_path / "mnt"
+        with mounted(target, where):
+            (where / "data").write_bytes(bytes(8192))
+        with mounted(target, where, "-o", "ro"), mapping(where / "data") as pid:
+            sh("umount", "-l", str(where))
+            before = sums(target)
+            name = Path(target).name
+            await refused_for(target, tmp_path, f"{name} with a file on it mapped by pid {pid}")
+            assert sums(target) == before

@@ -14,6 +14,7 @@ from nastui.collectors.blockstack import (
     devno,
     is_real_root,
     normal_root,
+    parse_maps_devices,
     stack_of,
     uses_of,
 )
@@ -142,3 +143,13 @@ def test_a_swap_file_on_the_stack(tmp_path: Path) -> None:
     )
     uses = uses_of(root, stack_of(root, "sdz", fs, real=False), real=False)
     assert f"swap on {swapfile} (sdz)" in uses
+
+
+def test_maps_devices() -> None:
+    text = (
+        "55d0c0a00000-55d0c0a02000 r--p 00000000 fd:00 1311   /usr/bin/cat\n"
+        "7f2c1a000000-7f2c1a021000 rw-p 00000000 07:05 12 /mnt/inner/data (deleted)\n"
+        "7ffd5a1e0000-7ffd5a201000 rw-p 00000000 00:00 0      [stack]\n"
+        "garbage\n"
+    )
+    assert parse_maps_devices(text) == {"253:0", "7:5"}
