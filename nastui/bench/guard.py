@@ -1,14 +1,20 @@
 """The device-in-use guard: never write to a device something else uses.
 
-Three layers, each enough to refuse:
-1. the inspection (`nastui.collectors.fio_target`): mounts, swap, holders (md, dm/LVM,
-   bcache), partitions, filesystem and RAID signatures (blkid, `wipefs -n`), other processes
-   with the device open; anything found is in `BenchTarget.in_use` and `refusal` says no;
+Four layers, each enough to refuse; `--confirm` overrides none of them:
+1. the inspection (`nastui.collectors.fio_target`, `nastui.collectors.blockstack`): everything
+   stacked on the device (partitions, holders, loop devices on it or on a file on it, at any
+   offset), any of it mounted, swap, open in another process or exported (LIO, NVMe-oF), and
+   signatures and labels at every offset their formats use; anything found is in
+   `BenchTarget.in_use` and `refusal` says no;
 2. the confirmation: writing to a raw device needs its serial number typed (WWN, or the path
    for a device that reports neither), never just /dev/sdX, which changes between boots;
 3. the kernel: `ExclusiveHold` opens the device O_EXCL and keeps it open for the whole run, so
    it fails with EBUSY on a device mounted, used as swap or claimed by md, LVM or ZFS, and nobody
-   can mount or assemble it while the benchmark writes.
+   can mount or assemble it while the benchmark writes;
+4. the second look: once held, the runner inspects the device again (`BenchHost.in_use`), so a
+   use that began after the first look (a loop device, which O_EXCL does not stop) refuses too.
+A custom fio job only carries allowlisted options (`nastui.bench.fiojob`): the target is the
+only file it names.
 Directory targets are written only inside a fresh directory made for the run and removed after.
 """
 

@@ -75,3 +75,8 @@ class BenchHost(Protocol):
     async def smart(self, target: BenchTarget) -> Pairs | None:
         """SMART counters of the target's device as (name, value) pairs; None without SMART."""
         ...
+
+    async def in_use(self, target: BenchTarget) -> tuple[str, ...]:
+        """What uses the target device now (asked again once it is held O_EXCL, so nothing
+        that began using it since the first inspection is overwritten)."""
+        ...

@@ -6,13 +6,11 @@ assert the tuples). fio always streams (`--output-format=json+ --status-interval
 --eta=never`) and runs its jobs as threads (`--thread`), so stopping or killing fio stops every
 job.
 
-A custom job file is checked before it runs: nastui chooses where it writes (the guarded
-target), so options naming other files or running commands are refused.
+A custom job file is checked and rebuilt by `nastui.bench.fiojob` (an allowlist) before it runs.
 """
 
 from __future__ import annotations
 
-import configparser
 import enum
 import posixpath
 import re
@@ -25,14 +23,6 @@ from nastui.bench.sizes import size_label
 # signal reaches: a job forked that way kept writing after its fio was SIGKILLed.
 STREAM = ("--output-format=json+", "--status-interval=1", "--eta=never", "--thread")
 FIO_FLAGS = frozenset({"time_based", "group_reporting", "refill_buffers", "norandommap"})
-# Options a custom job may not set: where to write is the guard's choice, and fio can run
-# programs (exec_prerun) or read more job text (include).
-FORBIDDEN = re.compile(
-    r"^(filename|filename_format|directory|opendir|unique_filename|exec_\w+|trigger\w*|include|"
-    r"write_\w*log|ioscheduler|cgroup\w*|uid|gid|output\w*|status\w*)$"
-)
-# Sample: "[global]", "[seq-read]"
-_SECTION = re.compile(r"^\s*\[(?P<name>[^\]]+)\]\s*$")
 CUSTOM_FILE = "nastui-custom.fio"
 
 
@@ -159,47 +149,3 @@ def fio_params(**options: object) -> tuple[tuple[str, str], ...]:
         else:
             pairs.append((name, str(value)))
     return tuple(pairs)
-
-
-def check_custom_job(text: str) -> str:
-    """A custom fio job file, checked: sections and options fio reads, none it may not set.
-
-    Returns the text as it will run (a [global] section is added when there is none, so the
-    target can be given to every job).
-
-    Raises:
-        ValueError: one line naming the line and the option refused, or the syntax error.
-    """
-    for number, line in enumerate(text.splitlines(), start=1):
-        name = re.split(r"[\s=]", line.strip(), maxsplit=1)[0]
-        if name and not name.startswith(("#", ";", "[")) and FORBIDDEN.match(name):
-            raise ValueError(
-                f"line {number}: {name!r} is not allowed: nastui chooses where the job writes "
-                "(the target) and how fio reports"
-            )
-    parser = configparser.ConfigParser(
-        allow_no_value=True, interpolation=None, strict=False, delimiters=("=",)
-    )
-    parser.optionxform = str  # type: ignore[assignment,method-assign]
-    try:
-        parser.read_string(text)
-    except configparser.Error as exc:
-        raise ValueError(f"not a fio job file: {exc.message.splitlines()[0]}") from exc
-    jobs = [s for s in parser.sections() if s != "global"]
-    if not jobs:
-        raise ValueError("a fio job file needs at least one [job] section")
-    if "global" not in parser.sections():
-        return "[global]\n" + text
-    return text
-
-
-def custom_job_text(text: str, filename: str) -> str:
-    """A checked custom job with the target set in its [global] section."""
-    checked = check_custom_job(text)
-    lines = checked.splitlines()
-    for i, line in enumerate(lines):
-        match = _SECTION.match(line)
-        if match and match["name"].strip() == "global":
-            lines.insert(i + 1, f"filename={fio_path(filename)}")
-            break
-    return "\n".join(lines) + "\n"

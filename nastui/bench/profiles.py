@@ -19,7 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from nastui.bench.jobs import Step, Tool, check_custom_job, fio_params
+from nastui.bench.fiojob import check_custom_job, custom_job_text
+from nastui.bench.jobs import Step, Tool, fio_params
 from nastui.bench.sizes import size_label
 from nastui.core.units import size
 from nastui.model import BenchSettings, BenchTarget, TargetKind
@@ -201,8 +202,9 @@ def plan_dd(settings: BenchSettings, target: BenchTarget) -> tuple[Step, ...]:
 
 
 def plan_custom(settings: BenchSettings, target: BenchTarget) -> tuple[Step, ...]:
-    """The job file as written (checked first)."""
+    """The job file, checked against the allowlist and rebuilt from what was checked."""
     text = check_custom_job(settings.job_text)
+    custom_job_text(text, target.path)  # the target's path must be safe to write into a job
     return (Step(Tool.FIO, "custom job", (("job", text),), seconds=settings.runtime_s),)
 
 

@@ -129,6 +129,10 @@ class ReplayHost:
         """The recorded counters at the current dump."""
         return self._disk
 
+    async def in_use(self, target: BenchTarget) -> tuple[str, ...]:
+        """A recording's target is what it was described as."""
+        return target.in_use
+
     async def smart(self, target: BenchTarget) -> Pairs | None:
         """No SMART in a replay."""
         return None

@@ -26,6 +26,7 @@ from typing import Protocol
 
 from nastui.bench import store
 from nastui.bench.cache import CacheError, WriteCacheSwitch
+from nastui.bench.fiojob import custom_job_text
 from nastui.bench.guard import GuardRefused, refusal, workspace, writes
 from nastui.bench.host import BenchHost
 from nastui.bench.jobs import (
@@ -33,14 +34,21 @@ from nastui.bench.jobs import (
     Step,
     Tool,
     custom_argv,
-    custom_job_text,
     dd_argv,
     fio_argv,
     wsc_argv,
 )
 from nastui.bench.profiles import honesty_warnings, plan
 from nastui.bench.readers import DdReader, FioReader, StepReader, WscReader
-from nastui.model import BenchRun, BenchSample, BenchSettings, BenchTarget, RunState, StepResult
+from nastui.model import (
+    BenchRun,
+    BenchSample,
+    BenchSettings,
+    BenchTarget,
+    RunState,
+    StepResult,
+    TargetKind,
+)
 
 UNBOUNDED_STEP_S = 14 * 86400.0  # a size-bound job (filling 20 TB) may take days
 
@@ -258,6 +266,7 @@ class BenchRunner:
         cache: WriteCacheSwitch | None = None
         try:
             with self.guarded(base.target, base.run_id, writing=writing) as path:
+                await self._still_free(base.target, writing)
                 if base.settings.cache_matrix:
                     cache = WriteCacheSwitch(self.host, base.target)
                 for index, step in enumerate(steps):
@@ -284,6 +293,15 @@ class BenchRunner:
             was = "on" if cache.original else "off"
             message += f"; write cache {'NOT ' if note else ''}restored to {was}"
         return state, message + (f" ({note})" if note else "")
+
+    async def _still_free(self, target: BenchTarget, writing: bool) -> None:
+        """With the device held O_EXCL, look again: what began using it since it was inspected
+        (a loop device, a process, a label) stops the run before anything is written."""
+        if not writing or target.kind is not TargetKind.DEVICE:
+            return
+        uses = await self.host.in_use(target)
+        if uses:
+            raise GuardRefused(f"{target.path} is in use, nothing written: " + "; ".join(uses))
 
     async def _step(self, job: _Job, index: int, path: Path) -> StepResult:
         """One step, streamed; its result."""

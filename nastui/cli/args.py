@@ -120,6 +120,8 @@ def normalize(args: argparse.Namespace, env: Mapping[str, str]) -> None:
             setattr(args, name, None)
     if args.root is None and env.get("NASTUI_ROOT"):
         args.root = Path(env["NASTUI_ROOT"])
+    if args.root is not None:  # one spelling everywhere: "//" and "/./" are "/"
+        args.root = Path(os.path.realpath(args.root))
     if args.scenario is not None:
         args.demo = True
     if args.seed is None:

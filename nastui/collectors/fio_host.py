@@ -17,7 +17,7 @@ from dataclasses import fields
 from pathlib import Path
 
 from nastui.collectors import runner
-from nastui.collectors.fio_target import whole_disk
+from nastui.collectors.fio_target import TargetError, inspect_target, whole_disk
 from nastui.collectors.iostat import read_counters
 from nastui.collectors.smart_json import parse_json
 from nastui.collectors.smart_reading import SmartReading
@@ -89,6 +89,13 @@ class LocalBenchHost:
         counters = read_counters(self.root)
         sample = counters.get(dev) if counters else None
         return None if sample is None else (sample.read_bytes, sample.write_bytes)
+
+    async def in_use(self, target: BenchTarget) -> tuple[str, ...]:
+        """The target inspected again (`nastui.collectors.fio_target.inspect_target`)."""
+        try:
+            return (await inspect_target(target.path, root=self.root)).in_use
+        except TargetError as exc:
+            return (str(exc),)
 
     async def smart(self, target: BenchTarget) -> Pairs | None:
         """SMART counters of the target's disk; None for devices without SMART or when unread."""

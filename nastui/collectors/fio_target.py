@@ -2,10 +2,14 @@
 
 `inspect_target` reads, under `root`, for a block device:
 - identity from sysfs (`nastui.collectors.sysfs`; a partition's whole disk), size, loop backing;
-- what uses it (`BenchTarget.in_use`): mounts (/proc/self/mountinfo, by device number and by
-  source path, so btrfs counts), swap (/proc/swaps), holders (md, dm/LVM, bcache), partitions,
-  signatures (`blkid -p -o export`, `wipefs --no-act --json`: filesystems, RAID, LVM, ZFS members,
-  partition tables) and other processes holding it open (/proc/*/fd);
+- what uses it or anything stacked on it (`BenchTarget.in_use`, see
+  `nastui.collectors.blockstack`): partitions, holders (md, dm/LVM, bcache), loop devices on it
+  or on a file on it (any offset), mounts, swap, other processes with any of these open, LIO and
+  NVMe-oF exports; signatures (`blkid -p -o export`, `wipefs --no-act --json`) and labels at
+  every offset their formats use (`nastui.collectors.labels`: md 0.90/1.x, LVM at sectors 0-3,
+  ZFS's four labels, bcache, LUKS, swap, GPT backup);
+`root` is normalized once ("//" is "/"); under a fake tree the real machine is checked as well,
+so `--root` can add reasons to refuse a real device but never remove one.
 and for a directory: its filesystem, size and free space, and the device under it. Both get the
 machine's RAM and the ZFS ARC's maximum, for the page-cache warning. Nothing here writes.
 """
@@ -16,10 +20,12 @@ import dataclasses
 import json
 import os
 import stat
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from nastui.collectors import runner
+from nastui.collectors.blockstack import is_real_root, normal_root, stack_of, uses_of
+from nastui.collectors.labels import find_labels
 from nastui.collectors.sysfs import (
     identity_of,
     links_by_target,
@@ -110,23 +116,6 @@ def whole_disk(root: Path, name: str) -> str:
     return name
 
 
-def partitions_of(root: Path, name: str) -> list[str]:
-    """The partitions of disk `name` from sysfs."""
-    block = root / "sys/class/block" / name
-    try:
-        return sorted(p.name for p in block.iterdir() if (p / "partition").exists())
-    except OSError:
-        return []
-
-
-def holders_of(root: Path, name: str) -> list[str]:
-    """What stacks on `name` (md arrays, dm/LVM volumes, bcache)."""
-    try:
-        return sorted(p.name for p in (root / "sys/class/block" / name / "holders").iterdir())
-    except OSError:
-        return []
-
-
 def _read(path: Path) -> str:
     try:
         return path.read_text(encoding="utf-8", errors="replace")
@@ -134,25 +123,20 @@ def _read(path: Path) -> str:
         return ""
 
 
-def openers(rdev: int, proc: Path, *, skip: int) -> Iterator[str]:
-    """Processes with the device open ("pid 1234 (python3)"), from /proc/*/fd."""
+def read_labels(device: str, size: int | None) -> list[str]:
+    """Labels at every offset their formats use (`nastui.collectors.labels`), read-only."""
     try:
-        pids = [p for p in proc.iterdir() if p.name.isdigit() and int(p.name) != skip]
-    except OSError:
-        return
-    for pid in pids:
-        try:
-            fds = list((pid / "fd").iterdir())
-        except OSError:
-            continue
-        for fd in fds:
-            try:
-                st = fd.stat()
-            except OSError:
-                continue
-            if stat.S_ISBLK(st.st_mode) and st.st_rdev == rdev:
-                yield f"open by pid {pid.name} ({_read(pid / 'comm').strip() or '?'})"
-                break
+        fd = os.open(device, os.O_RDONLY | os.O_CLOEXEC)
+    except OSError as exc:
+        return [f"labels not checked: {device}: {exc.strerror}"]
+    try:
+        end = size if size is not None else os.lseek(fd, 0, os.SEEK_END)
+        labels = find_labels(lambda at, n: os.pread(fd, n, at), end)
+        return [f"{label} (nastui)" for label in labels]
+    except OSError as exc:
+        return [f"labels not checked: {device}: {exc.strerror}"]
+    finally:
+        os.close(fd)
 
 
 async def _signatures(device: str, run: RunFn) -> list[str]:
@@ -170,22 +154,15 @@ async def _signatures(device: str, run: RunFn) -> list[str]:
     return found
 
 
-def _uses(root: Path, name: str, rdev: int, device: str) -> list[str]:
-    """Everything in sysfs and /proc that says the device is in use."""
-    names = [name, *partitions_of(root, name)]
-    devnos = {_devno(rdev)} | {read_text(root / "sys/class/block" / n / "dev") or "" for n in names}
-    real = {os.path.realpath(device)} | {f"/dev/{n}" for n in names}
-    uses = []
-    for mount in parse_mountinfo(_read(root / "proc/self/mountinfo")):
-        if mount.devno in devnos or os.path.realpath(mount.source) in real:
-            uses.append(f"mounted at {mount.mountpoint} ({mount.fs_type})")
-    uses += [f"swap on {s}" for s in parse_swaps(_read(root / "proc/swaps")) if s in real]
-    for n in names:
-        uses += [f"{n} held by {h}" for h in holders_of(root, n)]
-    if len(names) > 1:
-        uses.append("has partitions " + ", ".join(names[1:]))
-    if root == Path("/"):
-        uses += list(openers(rdev, root / "proc", skip=os.getpid()))
+def _uses(root: Path, name: str, rdev: int) -> list[str]:
+    """What uses the device or anything stacked on it, seen under `root` and, when `root` is a
+    fake tree, on the real machine too: `--root` never hides a use of a real device."""
+    uses: list[str] = []
+    views = [(root, True)] if is_real_root(root) else [(root, False), (Path("/"), True)]
+    for where, real in views:
+        real_name = name if where == root else _block_name(where, _devno(rdev)) or name
+        layers = stack_of(where, real_name, _devno(rdev), real=real)
+        uses += uses_of(where, layers, real=real)
     return uses
 
 
@@ -204,8 +181,9 @@ def describe_device(path: str, st: os.stat_result, root: Path) -> BenchTarget:
     disk = whole_disk(root, name)
     links = links_by_target(root / "dev/disk/by-id").get(disk, [])
     identity = identity_of(root, disk, links)
-    uses = _uses(root, name, st.st_rdev, path)
+    uses = _uses(root, name, st.st_rdev)
     sectors = read_int(root / "sys/class/block" / name / "size")
+    uses += read_labels(path, None)
     target = BenchTarget(
         path=path,
         kind=TargetKind.DEVICE,
@@ -261,6 +239,7 @@ async def inspect_target(
     Raises:
         TargetError: it does not exist, or is neither a block device nor a directory.
     """
+    root = normal_root(root)
     st = _stat(path)
     if stat.S_ISBLK(st.st_mode):
         target = describe_device(path, st, root)

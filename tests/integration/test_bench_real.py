@@ -96,14 +96,16 @@ async def test_dd_and_write_sync_close(tmp_path: Path) -> None:
 
 
 async def test_randrw_over_a_whole_loop_device_with_diskstats(tmp_path: Path, fio: str) -> None:
-    with loop_device(tmp_path, "whole", 160) as device:
-        run = await run_on(device, settings("randrw"), confirm=device)
+    """Bound by time, not bytes: 4 s with a status line each second gives three or more samples
+    however fast the machine is (a 160 MiB pass could end before the second one)."""
+    with loop_device(tmp_path, "whole", 64) as device:
+        run = await run_on(device, settings("randrw", runtime_s=4.0), confirm=device)
         assert run.state is RunState.COMPLETE, run.message
         (step,) = run.steps
-        assert step.bytes_done == 160 * MIB
+        assert step.bytes_done > 0 and step.iops > 0
         assert abs(step.read_iops - step.write_iops) < 0.3 * step.iops  # 50/50
         later = run.samples[1:]
-        assert later and all(s.disk_write_bps is not None for s in later)
+        assert len(later) >= 2 and all(s.disk_write_bps is not None for s in later)
 
 
 async def test_fill_a_small_filesystem_with_files(tmp_path: Path, fio: str) -> None:

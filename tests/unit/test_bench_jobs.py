@@ -7,13 +7,12 @@ import dataclasses
 
 import pytest
 
+from nastui.bench.fiojob import check_custom_job, custom_job_text
 from nastui.bench.guard import writes
 from nastui.bench.jobs import (
     Step,
     Tool,
-    check_custom_job,
     custom_argv,
-    custom_job_text,
     dd_argv,
     fio_argv,
     fio_params,
@@ -185,27 +184,58 @@ def test_fio_paths_with_colons_are_escaped() -> None:
     )
 
 
-def test_custom_job_is_checked() -> None:
-    good = "[job1]\nrw=randread\nbs=4k\n"
-    assert check_custom_job(good).startswith("[global]\n")
-    text = custom_job_text(good, "/t/f")
-    assert text.splitlines()[:2] == ["[global]", "filename=/t/f"]
+def test_custom_job_is_checked_and_rebuilt() -> None:
+    good = "# mine\n[global]\nioengine = libaio\ntime_based\n\n[job1]\nrw=randread\nbs=4k\n"
+    assert check_custom_job(good) == (
+        "[global]\nioengine=libaio\ntime_based\n\n[job1]\nrw=randread\nbs=4k\n"
+    )
+    text = custom_job_text(good, "/t/a:b")
+    assert text.splitlines()[:3] == ["[global]", "filename=/t/a\\:b", "verify_state_save=0"]
+    assert text.splitlines()[6:9] == ["[job1]", "filename=/t/a\\:b", "verify_state_save=0"]
     assert custom_argv("/tmp/j.fio") == ("fio", *STREAM, "/tmp/j.fio")
-    for bad, what in (
-        ("[j]\nfilename=/dev/sda\n", "filename"),
-        ("[global]\nexec_prerun=rm -rf /\n[j]\nrw=read\n", "exec_prerun"),
-        ("[j]\ndirectory = /\n", "directory"),
-        ("include other.fio\n[j]\nrw=read\n", "include"),
-        ("[j]\nwrite_bw_log=/etc/x\n", "write_bw_log"),
-    ):
-        with pytest.raises(ValueError, match=what):
-            check_custom_job(bad)
-    with pytest.raises(ValueError, match="at least one"):
-        check_custom_job("[global]\nbs=4k\n")
-    with pytest.raises(ValueError, match="not a fio job file"):
-        check_custom_job("rw=read\n")
     (step,) = plan(settings("custom", job_text=good), DIR)
     assert writes([step])  # a custom job may write: treated as writing
+    with pytest.raises(ValueError, match=r"may not contain '\$'"):
+        plan(settings("custom", job_text=good), dataclasses.replace(DIR, path="/srv/$HOME"))
+
+
+@pytest.mark.parametrize(
+    ("job", "message"),
+    [
+        ("[j]\nfilename=/dev/sda\n", "line 2: 'filename' is not allowed"),
+        ("[global]\nexec_prerun=rm -rf /\n[j]\n", "line 2: 'exec_prerun' is not allowed"),
+        ("[j]\ndirectory = /\n", "'directory' is not allowed"),
+        ("include other.fio\n[j]\n", "line 1: 'include' is not allowed"),
+        ("[j]\ninclude other.fio\n", "line 2: 'include' is not allowed"),
+        ("[j]\nwrite_bw_log=/etc/x\n", "'write_bw_log' is not allowed"),
+        ("[j]\nread_iolog=/tmp/log\n", "'read_iolog' is not allowed"),
+        ("[j]\nreplay_redirect=/dev/loop3\n", "'replay_redirect' is not allowed"),
+        ("[j]\nioengine=exec\n", "ioengine='exec' is not an allowed value: only libaio"),
+        ("[j]\nioengine=external:/x.so\n", "ioengine='external:/x.so' is not an allowed"),
+        ("[j]\nprogram=/bin/sh\n", "'program' is not allowed"),
+        ("[j]\nverify_state_save=1\n", "'verify_state_save' is not allowed"),
+        ("[j]\nioscheduler=none\n", "'ioscheduler' is not allowed"),
+        ("[j]\ncgroup=x\n", "'cgroup' is not allowed"),
+        ("[j]\npre_read=1\n", "'pre_read' is not allowed"),
+        ("[j]\ntrigger_cmd=reboot\n", "'trigger_cmd' is not allowed"),
+        ("[j]\nreadwrite=write\n", "'readwrite' is an alias: write 'rw'"),
+        ("[j]\n--filename=/dev/sda\n", "'--filename' is not a fio option"),
+        ("[j]\nsize=${SIZE}\n", "line 2: '\\$' is not allowed"),
+        ("[j]\nsize=$mb_memory\n", "'\\$' is not allowed"),
+        ("[$HOME]\nrw=read\n", "line 1: '\\$' is not allowed"),
+        ("[../etc/x]\nrw=read\n", "section name '../etc/x'"),
+        ("[j]\n[global]\nrw=read\n", "line 2: \\[global\\] may appear once, as the first"),
+        ("[global]\n[global]\n[j]\n", "\\[global\\] may appear once"),
+        ("[j]\n[j]\n", "section \\[j\\] appears twice"),
+        ("[j]\nbs=4k # comment\n", "bs='4k # comment' is not an allowed value"),
+        ("[j]\nrw=read\x00\n", "control or non-ASCII"),
+        ("[global]\nbs=4k\n", "at least one"),
+        ("rw=read\n", "not a fio job file: line 1 is outside a \\[section\\]"),
+    ],
+)
+def test_custom_job_refusals_name_the_option(job: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        check_custom_job(job)
 
 
 def test_honesty_warnings() -> None:

@@ -17,7 +17,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, TextArea
 from textual.widgets.option_list import Option as ListOption
 
-from nastui.bench.jobs import check_custom_job
+from nastui.bench.fiojob import check_custom_job
 from nastui.bench.options import options_for, stepped, value_of
 from nastui.model import BenchSettings, BenchTarget
 from nastui.ui.widgets.textpanel import TextPanel

@@ -1,0 +1,155 @@
+"""The guard's eyes without root: labels at every offset (pure, on byte images) and the stack and
+its users read from a fake /sys and /proc tree. The same on real loop devices is in
+tests/integration/test_guard_stacks.py."""
+
+from __future__ import annotations
+
+import os
+import struct
+from pathlib import Path
+
+import pytest
+
+from nastui.collectors.blockstack import (
+    devno,
+    is_real_root,
+    normal_root,
+    parse_maps_devices,
+    stack_of,
+    uses_of,
+)
+from nastui.collectors.labels import find_labels, zfs_label_offsets
+
+KIB, MIB = 1024, 1 << 20
+SIZE = 64 * MIB + 12 * KIB  # not a multiple of 64 KiB or 256 KiB: offsets must round
+
+
+def labels(writes: dict[int, bytes], size: int = SIZE) -> list[str]:
+    """find_labels over a sparse image: zeros except `writes`."""
+
+    def read(at: int, length: int) -> bytes:
+        out = bytearray(max(0, min(length, size - at)))
+        for offset, data in writes.items():
+            for i, byte in enumerate(data):
+                if at <= offset + i < at + len(out):
+                    out[offset + i - at] = byte
+        return bytes(out)
+
+    return find_labels(read, size)
+
+
+def test_a_blank_device_has_no_labels() -> None:
+    assert labels({}) == []
+    assert labels({}, 4 * KIB) == []  # smaller than every region
+
+
+@pytest.mark.parametrize(
+    ("writes", "found"),
+    [
+        ({0: struct.pack("<II", 0xA92B4EFC, 1)}, "md 1.1 superblock at 0"),
+        ({4096: struct.pack("<II", 0xA92B4EFC, 1)}, "md 1.2 superblock at 4096"),
+        (
+            {(((SIZE >> 9) - 16) & ~7) << 9: struct.pack("<II", 0xA92B4EFC, 1)},
+            f"md 1.0 superblock at {(((SIZE >> 9) - 16) & ~7) << 9}",
+        ),
+        ({64 * MIB - 64 * KIB: struct.pack(">II", 0xA92B4EFC, 0)}, "md 0.90 superblock"),
+        ({64 * MIB - 64 * KIB: struct.pack("<II", 0xA92B4EFC, 0)}, "md 0.90 superblock"),
+        ({512: b"LABELONE" + bytes(16) + b"LVM2 001"}, "LVM2 label at sector 1"),
+        ({1536: b"LABELONE" + bytes(16) + b"LVM2 001"}, "LVM2 label at sector 3"),
+        ({zfs_label_offsets(SIZE)[3] + 130 * KIB: struct.pack("<Q", 0xBAB10C)}, "ZFS label 3"),
+        ({zfs_label_offsets(SIZE)[2] + 255 * KIB: struct.pack(">Q", 0xBAB10C)}, "ZFS label 2"),
+        ({256 * KIB + 128 * KIB: struct.pack("<Q", 0xBAB10C)}, "ZFS label 1 at 262144"),
+        ({4096 + 24: bytes.fromhex("c68573f64e1a45ca8265f57f48ba6d81")}, "bcache superblock"),
+        ({0: b"LUKS\xba\xbe"}, "LUKS header at 0"),
+        ({64 * KIB: b"SKUL\xba\xbe"}, "LUKS2 second header at 65536"),
+        ({4096 - 10: b"SWAPSPACE2"}, "swap signature at 4086"),
+        ({65536 - 10: b"SWAP-SPACE"}, "swap signature at 65526"),
+        ({SIZE - 512: b"EFI PART"}, f"GPT backup header at {SIZE - 512}"),
+        ({64 * KIB + 64: b"_BHRfS_M"}, "btrfs superblock at 65600"),
+        ({0: b"integrt"}, "dm-integrity superblock at 0"),
+    ],
+)
+def test_labels_wherever_their_format_keeps_them(writes: dict[int, bytes], found: str) -> None:
+    assert any(found in label for label in labels(writes)), labels(writes)
+
+
+def test_zfs_labels_sit_on_256k_boundaries() -> None:
+    assert zfs_label_offsets(SIZE) == (0, 256 * KIB, 64 * MIB - 512 * KIB, 64 * MIB - 256 * KIB)
+
+
+def test_root_spellings() -> None:
+    assert normal_root(Path("//")) == Path("/") and normal_root(Path("/./")) == Path("/")
+    assert is_real_root(Path("//")) and is_real_root(Path("/./")) and is_real_root(Path("/"))
+
+
+def test_root_spellings_of_a_tree(tmp_path: Path) -> None:
+    assert not is_real_root(tmp_path) and not is_real_root(tmp_path / "missing")
+    (tmp_path / "link").symlink_to("/")
+    assert is_real_root(tmp_path / "link")
+
+
+def tree_with(tmp_path: Path) -> tuple[Path, str]:
+    """A fake tree: sdz with partition sdz1 held by md9, loop5 backed by a file on sdz (here:
+    the filesystem holding tmp_path stands in for sdz), mounts and swaps naming them."""
+    root = tmp_path / "root"
+    fs = devno(tmp_path.stat().st_dev)
+    block = root / "sys/class/block"
+    for name, number in (("sdz", fs), ("sdz1", "8:241"), ("md9", "9:9"), ("loop5", "7:5")):
+        (block / name).mkdir(parents=True)
+        (block / name / "dev").write_text(number + "\n")
+    (block / "sdz/sdz1").mkdir()
+    (block / "sdz/sdz1/partition").write_text("1\n")
+    (block / "sdz1/holders/md9").mkdir(parents=True)
+    backing = root / "srv/disk.img"
+    backing.parent.mkdir(parents=True)
+    backing.write_bytes(b"")
+    loop = root / "sys/block/loop5/loop"
+    loop.mkdir(parents=True)
+    (loop / "backing_file").write_text("/srv/disk.img\n")
+    (loop / "offset").write_text("0\n")
+    (root / "sys/block/loop5/dev").write_text("7:5\n")
+    (root / "proc/self").mkdir(parents=True)
+    (root / "proc/self/mountinfo").write_text(
+        "36 35 9:9 / /mnt/array rw,noatime shared:1 - xfs /dev/md9 rw\n"
+        "37 35 7:5 / /mnt/inner rw shared:2 - ext4 /dev/loop5 rw\n"
+        "38 35 8:1 / / rw shared:3 - ext4 /dev/sda1 rw\n"
+    )
+    (root / "proc/swaps").write_text("Filename\tType\tSize\tUsed\tPriority\n")
+    return root, fs
+
+
+def test_the_stack_and_its_users_from_a_tree(tmp_path: Path) -> None:
+    root, fs = tree_with(tmp_path)
+    layers = stack_of(root, "sdz", fs, real=False)
+    assert [(layer.name, layer.how) for layer in layers] == [
+        ("sdz", "the target"),
+        ("sdz1", "partition sdz1 of sdz"),
+        ("loop5", "loop5 backed by /srv/disk.img, a file on sdz"),
+        ("md9", "sdz1 held by md9"),
+    ]
+    uses = uses_of(root, layers, real=False)
+    assert "md9 mounted at /mnt/array (xfs)" in uses
+    assert "loop5 mounted at /mnt/inner (ext4)" in uses
+    assert not any("/ (ext4)" in use for use in uses)
+    assert os.getpid() > 0 and not any("pid" in use for use in uses)  # no /proc/PID in the tree
+
+
+def test_a_swap_file_on_the_stack(tmp_path: Path) -> None:
+    root, fs = tree_with(tmp_path)
+    swapfile = tmp_path / "swapfile"
+    swapfile.write_bytes(b"")
+    (root / "proc/swaps").write_text(
+        f"Filename\tType\tSize\tUsed\tPriority\n{swapfile}   file  1024  0  -2\n"
+    )
+    uses = uses_of(root, stack_of(root, "sdz", fs, real=False), real=False)
+    assert f"swap on {swapfile} (sdz)" in uses
+
+
+def test_maps_devices() -> None:
+    text = (
+        "55d0c0a00000-55d0c0a02000 r--p 00000000 fd:00 1311   /usr/bin/cat\n"
+        "7f2c1a000000-7f2c1a021000 rw-p 00000000 07:05 12 /mnt/inner/data (deleted)\n"
+        "7ffd5a1e0000-7ffd5a201000 rw-p 00000000 00:00 0      [stack]\n"
+        "garbage\n"
+    )
+    assert parse_maps_devices(text) == {"253:0", "7:5"}
