@@ -191,6 +191,10 @@ class FanDaemon:
         except ConfigError as exc:
             self.log.warning(f"configuration not reloaded, keeping the running one: {exc}")
             return
+        except Exception as exc:  # any failure to load (a bug too) is a refused reload
+            why = f"{config.path.name}: cannot be loaded ({type(exc).__name__}: {exc})"
+            self.log.warning(f"configuration not reloaded, keeping the running one: {why}")
+            return
         await self.apply(fresh)
         self.log.info(f"configuration reloaded from {config.path}")
 
