@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from nastui.config import Config, ConfigError, FanConfig, load_config
+from nastui.config import Config, ConfigError, FanConfig, FanDriver, load_config
 from nastui.control.fans import DriverError, FanWriter
 from nastui.core.fancurve import FULL, fan_duty
 from nastui.core.fanpreview import stale_after, staleness_period
@@ -88,6 +88,15 @@ class FanDaemon:
         self._stamp = file_stamp(session.config)
         self._seen: dict[str, Seen] = {}
         self.reads = BoundedReader(self._read, self.reads_deadline)
+
+    @property
+    def stuck_after(self) -> float:
+        """Seconds without progress after which the loop counts as stuck (the watchdog): two
+        periods, the reads' deadline, and a command timeout for each command a period may run
+        (a failed IPMI or command write, then its full-speed retry)."""
+        commands = sum(1 for f in self.fans if f.config.driver is not FanDriver.HWMON)
+        timeout = self.session.config.poll.command_timeout_s
+        return 2 * self.period + self.reads_deadline + 2 * commands * timeout
 
     @property
     def reads_deadline(self) -> float:
