@@ -5,6 +5,7 @@ and only the watchdog can act."""
 
 from __future__ import annotations
 
+import asyncio
 import sys
 import threading
 from pathlib import Path
@@ -24,9 +25,11 @@ def _sticking(stick: Path) -> None:
             stick.with_suffix(".stuck").touch()
             threading.Event().wait()
 
-    async def stuck_step(self: fanloop.FanDaemon) -> HostSnapshot | Stall:
+    async def stuck_step(
+        self: fanloop.FanDaemon, stop: asyncio.Event | None = None
+    ) -> HostSnapshot | Stall:
         stick_if_asked()
-        return await step(self)
+        return await step(self, stop)
 
     fanloop.FanDaemon.step = stuck_step  # type: ignore[method-assign]
 

@@ -203,7 +203,7 @@ async def serve(
         watchdog.start()
     try:
         while not stop.is_set():
-            await daemon.step()
+            await daemon.step(stop)
             beat()
             if once:
                 break

@@ -12,6 +12,7 @@ duty changed. Every change is logged. A write that fails is retried at full spee
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -108,10 +109,11 @@ class FanDaemon:
         """A "period" for staleness: the longer of the control period and the temperature poll."""
         return staleness_period(self.period, self.session.config.poll.temperature_s)
 
-    async def step(self) -> HostSnapshot | Stall:
-        """One control period; returns the snapshot it acted on (a `Stall`: none came in time)."""
+    async def step(self, stop: asyncio.Event | None = None) -> HostSnapshot | Stall:
+        """One control period; returns the snapshot it acted on (a `Stall`: none came in time,
+        or `stop` was set while waiting for it)."""
         self.reads.deadline = self.reads_deadline
-        got = await self.reads.read()
+        got = await self.reads.read(stop)
         if isinstance(got, Stall):
             now = self.session.clock.now()
             blind = Blind(got.why)

@@ -18,6 +18,7 @@ import threading
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Any
 
 from nastui.model import HostSnapshot
 
@@ -57,8 +58,9 @@ class BoundedReader:
             self._loop = loop
         return self._loop
 
-    async def read(self) -> HostSnapshot | Stall:
-        """This period's snapshot, or a `Stall` when the reads are not done by the deadline.
+    async def read(self, interrupt: asyncio.Event | None = None) -> HostSnapshot | Stall:
+        """This period's snapshot, or a `Stall` when the reads are not done by the deadline
+        (or when `interrupt` is set first: a stop signal need not wait for the deadline).
 
         Raises what the reads raised (a bug in a collector ends the daemon, fans given back).
         """
@@ -69,7 +71,13 @@ class BoundedReader:
         left = self.deadline - (time.monotonic() - self._started)
         if not pending.done() and left > 0:
             # asyncio.wait never cancels what it waits for: a slow read may still finish
-            await asyncio.wait({asyncio.wrap_future(pending)}, timeout=left)
+            waits: set[asyncio.Future[Any]] = {asyncio.wrap_future(pending)}
+            stop = asyncio.ensure_future(interrupt.wait()) if interrupt is not None else None
+            if stop is not None:
+                waits.add(stop)
+            await asyncio.wait(waits, timeout=left, return_when=asyncio.FIRST_COMPLETED)
+            if stop is not None:
+                stop.cancel()
         if not pending.done():
             return Stall(time.monotonic() - self._started)
         self._pending = None

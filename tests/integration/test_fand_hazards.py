@@ -125,6 +125,34 @@ def test_a_blocking_sensor_is_full_speed_and_sigterm_still_restores(
         _release(fifo)
 
 
+def _blocked_on_a_fifo(pid: int) -> bool:
+    """Whether one of the process's threads waits in the kernel for a FIFO's other end."""
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            if (task / "wchan").read_text() in {"wait_for_partner", "fifo_open", "pipe_read"}:
+                return True
+        except OSError:
+            continue
+    return False
+
+
+def test_sigterm_during_a_stalled_read_does_not_wait_for_the_deadline(tmp_path: Path) -> None:
+    box = make_box(tmp_path, CONFIG + "\n[poll]\ncommand_timeout = 600\n")  # deadline 600.5 s
+    with running(box, fand_argv(box, "--period", PERIOD)) as daemon:
+        wait_for(lambda: in_control(box))
+        fifo = box.temps[1]
+        fifo.unlink()
+        os.mkfifo(fifo)
+        try:
+            wait_for(lambda: _blocked_on_a_fifo(daemon.pid))  # the reader thread is stuck
+            daemon.send_signal(signal.SIGTERM)
+            assert daemon.wait(timeout=20) == 0
+        finally:
+            _release(fifo)
+    assert box.state() == ORIGINAL
+    assert "sensor reads stalled" in box.text()  # the interrupted wait counted as lost
+
+
 def _release(fifo: Path) -> None:
     """Answer a reader still stuck on the FIFO (none is, once the daemon has exited)."""
     try:
