@@ -199,6 +199,7 @@ async def serve(
         loop.add_signal_handler(sig, on_stop, sig.name)
     loop.add_signal_handler(signal.SIGHUP, on_hup)
     code, ready = exits.OK, False
+    daemon.progress = beat
     if watchdog is not None:
         watchdog.start()
     try:

@@ -13,7 +13,7 @@ duty changed. Every change is logged. A write that fails is retried at full spee
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -88,16 +88,17 @@ class FanDaemon:
         self.period = period
         self._stamp = file_stamp(session.config)
         self._seen: dict[str, Seen] = {}
+        self.progress: Callable[[], None] = lambda: None  # the watchdogs' beat, set by `serve`
         self.reads = BoundedReader(self._read, self.reads_deadline)
 
     @property
     def stuck_after(self) -> float:
         """Seconds without progress after which the loop counts as stuck (the watchdog): two
-        periods, the reads' deadline, and a command timeout for each command a period may run
-        (a failed IPMI or command write, then its full-speed retry)."""
-        commands = sum(1 for f in self.fans if f.config.driver is not FanDriver.HWMON)
+        periods, the reads' deadline, and, with IPMI or command fans, two command timeouts (a
+        failed write, then its full-speed retry; `progress` is called after each fan)."""
+        commands = any(f.config.driver is not FanDriver.HWMON for f in self.fans)
         timeout = self.session.config.poll.command_timeout_s
-        return 2 * self.period + self.reads_deadline + 2 * commands * timeout
+        return 2 * self.period + self.reads_deadline + (2 * timeout if commands else 0.0)
 
     @property
     def reads_deadline(self) -> float:
@@ -127,6 +128,7 @@ class FanDaemon:
             duty = fan_duty(zone_duty, fan.duty, fan.limits)
             if duty != fan.duty:
                 await self._write(fan, duty)
+                self.progress()
         return got
 
     async def _read(self) -> HostSnapshot:
