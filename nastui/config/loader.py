@@ -24,7 +24,7 @@ from nastui.config.validate_settings import read_hostname, read_poll, read_ui
 from nastui.config.validate_thresholds import read_thresholds
 from nastui.config.validate_values import dotted
 
-MAX_FILE_BYTES = 1 << 20  # a configuration is a few kB; a bigger file is not one
+MAX_FILE_BYTES = 256 << 10  # a configuration is a few kB; a bigger file is not one
 MAX_DEPTH = 8  # tables and arrays within each other: the deepest real key (a face's hole) is 5
 
 TOP_KEYS = ("hostname", "chassis", "thresholds", "poll", "zone", "fan", "alerts", "host", "ui")

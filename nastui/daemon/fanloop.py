@@ -236,7 +236,8 @@ class FanDaemon:
             self.log.info("no configuration file to reload")
             return
         try:
-            fresh = load_config(config.path)
+            # on a thread: a large (bounded) file takes a second or two to check
+            fresh = await asyncio.to_thread(load_config, config.path)
         except ConfigError as exc:
             self.log.warning(f"configuration not reloaded, keeping the running one: {exc}")
             return

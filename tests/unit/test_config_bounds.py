@@ -115,12 +115,12 @@ def test_repeated_faces_are_not_built() -> None:
     assert "is already the front face" in str(info.value)
 
 
-def test_a_file_over_a_mebibyte_is_refused(tmp_path: Path) -> None:
+def test_a_file_over_256_kib_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "config.toml"
     path.write_text("# " + "x" * MAX_FILE_BYTES + "\n")
     with pytest.raises(ConfigError) as info:
         load_config(path)
-    expected = "config.toml: config.toml is larger than 1024 KiB: not a configuration"
+    expected = "config.toml: config.toml is larger than 256 KiB: not a configuration"
     assert str(info.value) == expected
 
 
