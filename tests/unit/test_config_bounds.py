@@ -80,6 +80,39 @@ def test_huge_values_load_bounded_or_raise_one_config_error(document: dict[str, 
         _check(config)
 
 
+def _nested(kind: str, depth: int) -> str:
+    if kind == "array":
+        return "[" * depth + "1" + "]" * depth
+    return "{a = " * depth + "1" + "}" * depth
+
+
+PLACES = st.sampled_from(
+    [
+        ("", "hostname"),
+        ("[chassis]\n", "rows"),
+        ("[chassis]\n", "holes"),
+        ("[poll]\n", "fans"),
+        ('[[zone]]\nname = "z"\n', "curve"),
+        ('[[zone]]\nname = "z"\n', "stale_periods"),
+        ('[[fan]]\nname = "f"\n', "set_command"),
+        ("[ui]\n", "colors"),
+    ]
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(PLACES, st.sampled_from(["array", "inline table"]), st.integers(0, 3000))
+def test_nesting_anywhere_loads_or_raises_one_config_error(
+    place: tuple[str, str], kind: str, depth: int
+) -> None:
+    header, key = place
+    text = f"{header}{key} = {_nested(kind, depth)}\n"
+    try:
+        parse_config(text, Path("config.toml"))
+    except ConfigError as error:
+        assert "\n" not in str(error) and str(error).startswith("config.toml")
+
+
 @pytest.mark.parametrize("depth", [MAX_DEPTH + 1, 50, 400, 5000, 100_000])
 @pytest.mark.parametrize("kind", ["array", "inline table"])
 def test_deep_nesting_is_one_config_error(depth: int, kind: str) -> None:
