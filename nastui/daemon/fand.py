@@ -131,13 +131,15 @@ def _on_stuck(daemon: FanDaemon, notifier: Notifier, *, dry_run: bool) -> Callab
 
     def stuck(why: str) -> None:
         log = daemon.log
-        log.error(f"watchdog: {why}; setting every fan to full speed and exiting")
-        notifier.status(f"watchdog: {why}; full speed")
-        root = daemon.root
-        the_plan = plan(root or Path("/"), daemon.session.config.path)
-        asyncio.run(rescue(the_plan, log, dry_run=dry_run or root is None))
-        log.error(f"fand: stopped by the watchdog (exit {exits.EX_SOFTWARE})")
-        os._exit(exits.EX_SOFTWARE)
+        try:
+            log.error(f"watchdog: {why}; setting every fan to full speed and exiting")
+            notifier.status(f"watchdog: {why}; full speed")
+            root = daemon.root
+            the_plan = plan(root or Path("/"), daemon.session.config.path)
+            asyncio.run(rescue(the_plan, log, dry_run=dry_run or root is None))
+            log.error(f"fand: stopped by the watchdog (exit {exits.EX_SOFTWARE})")
+        finally:  # whatever happened above, a stuck daemon must not stay
+            os._exit(exits.EX_SOFTWARE)
 
     return stuck
 
@@ -173,7 +175,6 @@ async def serve(
 ) -> int:
     """The loop, with SIGTERM/SIGINT (stop), SIGHUP (reload) and the restore on every exit;
     `notifier` tells systemd (READY, WATCHDOG, STOPPING), `watchdog` watches the loop."""
-    loop = asyncio.get_running_loop()
     stop, wake = asyncio.Event(), asyncio.Event()
     hup = [False]
     notify = notifier or Notifier({})
@@ -185,19 +186,7 @@ async def serve(
             watchdog.beat()
         notify.ping()
 
-    def on_stop(name: str) -> None:
-        daemon.log.info(f"{name}: giving the fans back and stopping")
-        stop.set()
-        wake.set()
-
-    def on_hup() -> None:
-        hup[0] = True
-        wake.set()
-
-    handled = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
-    for sig in handled[:2]:
-        loop.add_signal_handler(sig, on_stop, sig.name)
-    loop.add_signal_handler(signal.SIGHUP, on_hup)
+    handled = _handle_signals(daemon.log, stop, wake, hup)
     code, ready = exits.OK, False
     daemon.progress = beat
     if watchdog is not None:
@@ -211,10 +200,12 @@ async def serve(
             if not ready:
                 ready = True
                 notify.ready(f"driving {len(daemon.fans)} fans every {daemon.period:g} s")
-            await _wait(daemon.period, tick, wake, hup, beat)
+            await _wait(daemon.period, tick, wake, beat)
             if not stop.is_set():
                 await daemon.check_config(forced=hup[0])
                 hup[0] = False
+                if watchdog is not None:  # a reload may have added IPMI fans
+                    watchdog.limit = daemon.stuck_after
     except Exception as exc:
         daemon.log.error(f"fand: internal error: {type(exc).__name__}: {exc}; giving fans back")
         code = exits.EX_SOFTWARE
@@ -224,16 +215,35 @@ async def serve(
         if watchdog is not None:
             watchdog.stop()
         for sig in handled:
-            loop.remove_signal_handler(sig)
+            asyncio.get_running_loop().remove_signal_handler(sig)
     if not restored and code == exits.OK:
         code = exits.EX_UNAVAILABLE
     daemon.log.info(f"fand: stopped (exit {code})")
     return code
 
 
-async def _wait(
-    period: float, tick: float, wake: asyncio.Event, hup: list[bool], beat: Callable[[], None]
-) -> None:
+def _handle_signals(
+    log: Log, stop: asyncio.Event, wake: asyncio.Event, hup: list[bool]
+) -> tuple[signal.Signals, ...]:
+    """SIGTERM and SIGINT set `stop`, SIGHUP sets `hup[0]`; each wakes the wait."""
+    loop = asyncio.get_running_loop()
+
+    def on_stop(name: str) -> None:
+        log.info(f"{name}: giving the fans back and stopping")
+        stop.set()
+        wake.set()
+
+    def on_hup() -> None:
+        hup[0] = True
+        wake.set()
+
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, on_stop, sig.name)
+    loop.add_signal_handler(signal.SIGHUP, on_hup)
+    return (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+
+
+async def _wait(period: float, tick: float, wake: asyncio.Event, beat: Callable[[], None]) -> None:
     """Until the next period (or a signal), beating every `tick` seconds."""
     end = time.monotonic() + period
     wake.clear()
