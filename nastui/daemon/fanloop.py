@@ -245,6 +245,10 @@ class FanDaemon:
             why = f"{config.path.name}: cannot be loaded ({type(exc).__name__}: {exc})"
             self.log.warning(f"configuration not reloaded, keeping the running one: {why}")
             return
+        if not fresh.zones or not fresh.fans:  # an emptied or half-saved file, as at start
+            why = f"{config.path.name}: no [[zone]] and [[fan]] tables: nothing to control"
+            self.log.warning(f"configuration not reloaded, keeping the running one: {why}")
+            return
         await self.apply(fresh)
         self.log.info(f"configuration reloaded from {config.path}")
 
