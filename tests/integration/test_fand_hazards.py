@@ -170,7 +170,7 @@ def _release(fifo: Path) -> None:
         ("-40000", "implausible temperature -40 C"),
         ("-100000000000000000000000", "implausible temperature -1e+20 C"),
         ("127000", "implausible temperature 127 C"),
-        ("20000", "implausible temperature jump 44 -> 20 C in "),
+        ("2000", "implausible temperature jump 44 -> 2 C in "),  # lost for 37 s at least
     ],
 )
 def test_an_implausible_temperature_is_a_lost_sensor(
@@ -184,7 +184,8 @@ def test_an_implausible_temperature_is_a_lost_sensor(
         wait_for(lambda: f"zone drives: FAIL-SAFE 100 %: sdb: {why}" in box.text())
         daemon.send_signal(signal.SIGTERM)
         assert daemon.wait(timeout=10) == 0
-    assert "zone drives: 20 %" not in box.text()
+    if "jump" not in why:  # out of range for good: never believed (before: 20 %)
+        assert "zone drives: 20 %" not in box.text()
 
 
 RELOADS = {
