@@ -38,7 +38,8 @@ def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentPars
     parser.add_argument(
         "--full-speed",
         action="store_true",
-        help="set every configured fan to 100 %% and exit (systemd ExecStopPost)",
+        help="set every fan found to 100 %% and exit, even with a broken configuration: "
+        "every hwmon pwm channel and the configured IPMI fans (systemd ExecStopPost)",
     )
 
 

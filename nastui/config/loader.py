@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from nastui.config.schema import Config
-from nastui.config.tomlpos import index_lines
+from nastui.config.tomlpos import KeyPath, index_lines
 from nastui.config.validate_alerts import read_alerts
 from nastui.config.validate_base import Context, Section
 from nastui.config.validate_chassis import read_chassis
@@ -23,6 +23,9 @@ from nastui.config.validate_hosts import read_hosts
 from nastui.config.validate_settings import read_hostname, read_poll, read_ui
 from nastui.config.validate_thresholds import read_thresholds
 from nastui.config.validate_values import dotted
+
+MAX_FILE_BYTES = 256 << 10  # a configuration is a few kB; a bigger file is not one
+MAX_DEPTH = 8  # tables and arrays within each other: the deepest real key (a face's hole) is 5
 
 TOP_KEYS = ("hostname", "chassis", "thresholds", "poll", "zone", "fan", "alerts", "host", "ui")
 CONFIG_NAME = Path("nastui") / "config.toml"
@@ -95,7 +98,12 @@ def load_config(path: Path | None) -> Config:
     if path is None:
         return Config()
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as file:
+            raw = file.read(MAX_FILE_BYTES + 1)
+        if len(raw) > MAX_FILE_BYTES:
+            message = f"{path.name} is larger than {MAX_FILE_BYTES >> 10} KiB: not a configuration"
+            raise ConfigError(path, None, "", message)
+        text = raw.decode("utf-8")
     except OSError as exc:
         raise ConfigError(path, None, "", f"cannot read {path.name}: {exc.strerror}") from None
     except UnicodeDecodeError as exc:
@@ -118,6 +126,10 @@ def parse_config(text: str, path: Path) -> Config:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise _syntax_error(path, text, exc) from None
+    except RecursionError:  # tomllib recurses once per nested array or inline table
+        raise _too_deep(path, None) from None
+    if (deep := too_deep(data, MAX_DEPTH)) is not None:
+        raise _too_deep(path, deep)
     ctx = Context(index_lines(text))
     root = Section(ctx, (), data)
     root.check_keys(TOP_KEYS)
@@ -138,6 +150,33 @@ def parse_config(text: str, path: Path) -> Config:
     if problem is not None:
         raise ConfigError(path, problem.line, dotted(problem.path), problem.message)
     return config
+
+
+def too_deep(data: Mapping[str, object], limit: int) -> KeyPath | None:
+    """The first key path nested deeper than `limit` tables and arrays; None if none is.
+
+    Iterative, so that no nesting can exhaust the stack here.
+    """
+    stack: list[tuple[KeyPath, object]] = [((), data)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, dict | list) and len(path) > limit:
+            return path
+        if isinstance(value, dict):
+            stack.extend(((*path, str(k)), v) for k, v in value.items())
+        elif isinstance(value, list):
+            stack.extend(((*path, i), v) for i, v in enumerate(value))
+    return None
+
+
+def _too_deep(path: Path, where: KeyPath | None) -> ConfigError:
+    key = dotted(where[:2]) if where else ""
+    at = f" (under {key})" if key else ""
+    message = (
+        f"tables and arrays are nested more than {MAX_DEPTH} deep{at}; "
+        "a configuration never needs that: check for a runaway [ or {"
+    )
+    return ConfigError(path, None, key, message)
 
 
 def _syntax_error(path: Path, text: str, exc: tomllib.TOMLDecodeError) -> ConfigError:

@@ -35,6 +35,11 @@ FACE_KEYS = ("side", "rows", "columns", "first", "order", "origin", "holes")
 GRID_KEYS = ("side", "rows", "columns", "holes")
 MATCHERS = ("serial", "by_id", "by_path", "enclosure")
 BAY_KEYS = ("bay", *MATCHERS)
+# Bounds: the largest real boxes have about 100 bays; a grid beyond these is a typo, and building
+# it (one object per bay) would stall every reader of the configuration.
+MAX_ROWS = MAX_COLUMNS = 128
+MAX_FACE_BAYS = 1024
+MAX_BAY = 9999  # the highest bay number (first, bay, empty)
 _SIDE_ORDER = (Side.FRONT, Side.REAR, Side.TOP)
 _DISK_DIRS = {"by_id": "/dev/disk/by-id/", "by_path": "/dev/disk/by-path/"}
 
@@ -98,7 +103,7 @@ def _preset_layout(sec: Section) -> ChassisLayout | None:
         )
     order = sec.choice("order", Order)
     origin = sec.choice("origin", Origin)
-    first = sec.integer("first", low=0)
+    first = sec.integer("first", low=0, high=MAX_BAY)
     display = sec.text("name")
     if layout is None:
         return None
@@ -121,6 +126,7 @@ def _faces_layout(sec: Section) -> ChassisLayout | None:
                 f"{face_sec.key}: {first.where} is already the {face.side} face; "
                 "give each face its own side",
             )
+            continue  # so at most one face per side is ever built
         faces.append((face_sec, face))
     if not faces:  # each bad face said why; an empty list has not yet
         if sec.table.get("face") == []:
@@ -133,13 +139,20 @@ def _faces_layout(sec: Section) -> ChassisLayout | None:
 
 def _face(sec: Section, first: int) -> FaceLayout | None:
     """One face from a `[[chassis.face]]` table (or the `[chassis]` shorthand)."""
-    rows = sec.integer("rows", low=1, required=True)
-    columns = sec.integer("columns", low=1, required=True)
+    rows = sec.integer("rows", low=1, high=MAX_ROWS, required=True)
+    columns = sec.integer("columns", low=1, high=MAX_COLUMNS, required=True)
     side = sec.choice("side", Side, Side.FRONT)
-    start = sec.integer("first", first, low=0)
+    start = sec.integer("first", min(first, MAX_BAY), low=0, high=MAX_BAY)
     order = sec.choice("order", Order, Order.ROWS)
     origin = sec.choice("origin", Origin, Origin.TOP_LEFT)
     if rows is None or columns is None:
+        return None
+    if rows * columns > MAX_FACE_BAYS:
+        sec.report(
+            None,
+            f"{sec.key} is {rows} x {columns} = {rows * columns} bays; "
+            f"a face holds at most {MAX_FACE_BAYS}",
+        )
         return None
     holes = _holes(sec, rows, columns)
     if len(holes) >= rows * columns:
@@ -202,7 +215,7 @@ def _bays(numbers: Collection[int]) -> str:
 def _empty(sec: Section, bays: set[int] | None) -> frozenset[int]:
     empty: set[int] = set()
     for path, item in sec.items("empty"):
-        if not (isinstance(item, int) and is_integer(item) and item >= 0):
+        if not (isinstance(item, int) and is_integer(item) and 0 <= item <= MAX_BAY):
             sec.ctx.report(path, f"{dotted(path)} must be a bay number, got {show(item)}")
         elif bays is not None and item not in bays:
             sec.ctx.report(path, f"{dotted(path)}: {_no_bay(item, bays)}")
@@ -236,7 +249,7 @@ def _bindings(sec: Section, bays: set[int] | None) -> tuple[BayBinding, ...]:
 
 def _binding(sec: Section, bays: set[int] | None) -> BayBinding | None:
     sec.check_keys(BAY_KEYS)
-    bay = sec.integer("bay", low=0, required=True)
+    bay = sec.integer("bay", low=0, high=MAX_BAY, required=True)
     if bay is not None and bays is not None and bay not in bays:
         sec.report("bay", f"{sec.name('bay')}: {_no_bay(bay, bays)}")
     values = {key: sec.text(key) for key in MATCHERS if sec.has(key)}

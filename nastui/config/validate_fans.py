@@ -57,22 +57,39 @@ FAN_KEYS = (
 DEFAULT_CURVE = (CurvePoint(30.0, 20.0), CurvePoint(40.0, 50.0), CurvePoint(45.0, 100.0))
 TEMP_LOW, TEMP_HIGH = -20.0, 120.0
 _GAINS = (("kp", 4.0), ("ki", 0.1), ("kd", 0.0))  # defaults as in FanZoneConfig
+# Bounds beyond which a value is a typo that would switch the fail-safe off or stall the loop:
+# 1e22 stale periods never go stale; 20 periods of the 30 s temperature poll are 10 minutes.
+MAX_STALE_PERIODS = 20
+MAX_HYSTERESIS = 20.0  # °C
+MAX_GAIN = 100.0  # PID gains, % of duty per °C (per °C s, per °C/s)
+MAX_PWM = 32  # hwmon pwm channels per chip (the big Super I/O chips have 7)
+MAX_TABLES = 64  # [[zone]] and [[fan]] tables each
+MAX_CURVE_POINTS = 64
 
 
 def read_zones(root: Section) -> tuple[FanZoneConfig, ...]:
     """The `[[zone]]` tables; none configured means no fan control."""
-    tables = root.tables("zone")
+    tables = _bounded(root, "zone")
     check_unique(tables, "name", "name")
     return tuple(zone for zone in map(_zone, tables) if zone is not None)
 
 
 def read_fans(root: Section, zones: tuple[FanZoneConfig, ...]) -> tuple[FanConfig, ...]:
     """The `[[fan]]` tables, each in one of `zones`."""
-    tables = root.tables("fan")
+    tables = _bounded(root, "fan")
     check_unique(tables, "name", "name")
     _check_targets(tables)
     names = [zone.name for zone in zones]
     return tuple(fan for fan in (_fan(t, names) for t in tables) if fan is not None)
+
+
+def _bounded(root: Section, key: str) -> list[Section]:
+    """The `[[key]]` tables, or none (reported) when there are more than MAX_TABLES."""
+    tables = root.tables(key)
+    if len(tables) > MAX_TABLES:
+        root.report(key, f"{len(tables)} [[{key}]] tables; at most {MAX_TABLES} are supported")
+        return []
+    return tables
 
 
 def _zone(sec: Section) -> FanZoneConfig | None:
@@ -84,8 +101,8 @@ def _zone(sec: Section) -> FanZoneConfig | None:
         sec.require("curve", '[[temperature, duty], ...] points, or mode = "pid"')
     curve = _curve(sec)
     setpoint = sec.number("setpoint", 40.0, low=TEMP_LOW, high=TEMP_HIGH, unit="°C")
-    kp, ki, kd = (sec.number(key, default, low=0) for key, default in _GAINS)
-    stale = sec.integer("stale_periods", 3, low=1)
+    kp, ki, kd = (sec.number(key, default, low=0, high=MAX_GAIN) for key, default in _GAINS)
+    stale = sec.integer("stale_periods", 3, low=1, high=MAX_STALE_PERIODS)
     if name is None:
         return None
     # Kept even when other values are wrong, so that fans naming it are not reported too.
@@ -126,13 +143,18 @@ def _curve(sec: Section) -> FanCurve:
     return FanCurve(
         points or DEFAULT_CURVE,
         kind=sec.choice("curve_kind", CurveKind, CurveKind.LINEAR),
-        hysteresis_c=sec.number("hysteresis", 2.0, low=0, unit="°C"),
+        hysteresis_c=sec.number("hysteresis", 2.0, low=0, high=MAX_HYSTERESIS, unit="°C"),
         min_duty=low,
         max_duty=high,
     )
 
 
 def _points(sec: Section) -> tuple[CurvePoint, ...]:
+    value = sec.table.get("curve")
+    if isinstance(value, list) and len(value) > MAX_CURVE_POINTS:
+        many = f"{sec.name('curve')} has {len(value)} points; at most {MAX_CURVE_POINTS}"
+        sec.report("curve", many)
+        return ()
     points: list[CurvePoint] = []
     for path, temp, duty in sec.pairs("curve", integers=False, what="temperature, duty"):
         problem = _point_problem(temp, duty, points[-1] if points else None)
@@ -187,7 +209,7 @@ def _fan(sec: Section, zones: list[str]) -> FanConfig | None:
         zone or "",
         hwmon_name=sec.text("hwmon_name"),
         hwmon_device=sec.text("hwmon_device"),
-        pwm=sec.integer("pwm", low=1),
+        pwm=sec.integer("pwm", low=1, high=MAX_PWM),
         ipmi_zone=sec.integer("ipmi_zone", low=0, high=255),
         set_command=_set_command(sec),
         min_duty=low,

@@ -16,6 +16,11 @@ POLL_KEYS = {
     "fleet": "fleet_s",
     "command_timeout": "command_timeout_s",
 }
+# Bounds of every interval, in seconds: below POLL_MIN a poll is a busy loop; above the upper
+# bound a reading (or a fan daemon's fail-safe) would wait longer than anyone means.
+POLL_MIN = 0.1
+POLL_MAX = 86400.0
+POLL_HIGH = {"fans": 3600.0, "command_timeout": 600.0}
 UI_KEYS = ("ascii", "colors")
 COLORS = ("none", "16", "256", "truecolor")
 
@@ -26,14 +31,21 @@ def read_hostname(root: Section) -> str | None:
 
 
 def read_poll(root: Section) -> PollConfig:
-    """Seconds between polls, each positive."""
+    """Seconds between polls, each within POLL_MIN..POLL_MAX (lower for `fans` and
+    `command_timeout`)."""
     sec = root.table_at("poll")
     if sec is None:
         return PollConfig()
     sec.check_keys(POLL_KEYS)
     defaults = PollConfig()
     values = {
-        field: sec.number(key, getattr(defaults, field), positive=True, unit="seconds")
+        field: sec.number(
+            key,
+            getattr(defaults, field),
+            low=POLL_MIN,
+            high=POLL_HIGH.get(key, POLL_MAX),
+            unit="seconds",
+        )
         for key, field in POLL_KEYS.items()
     }
     return PollConfig(**values)

@@ -5,17 +5,28 @@ the hottest of them. Drives asleep are left out (they make little heat and have 
 reading); an awake drive without a fresh reading is a drive we cannot see, so its zone goes to
 full speed, as does a zone with no temperature at all. "Fresh" means younger than
 `stale_periods` control periods.
+
+A reading no sensor could truly give counts as no reading: outside PLAUSIBLE_C (a failed
+sensor's 0, -40, 127 or 255, or garbage), or, for a drive, a jump from its previous reading
+faster than a drive's mass can heat or cool (MAX_DRIVE_SLEW_C_PER_S, plus JUMP_SLACK_C for
+whole-degree steps). A drive can only warm slowly; believing such a value could idle the fans
+of a hot box.
 """
 
 from __future__ import annotations
 
+import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from nastui.core.fancurve import FULL, Hysteresis, curve_duty
 from nastui.core.pid import PidGains, PidState, pid_step
 from nastui.model import Drive, FanSource, FanZone, Sensor, ZoneMode
+
+PLAUSIBLE_C = (1.0, 110.0)
+MAX_DRIVE_SLEW_C_PER_S = 1.0
+JUMP_SLACK_C = 5.0
 
 CPU_SENSOR = re.compile(r"^(cpu|package id \d+|cpu package|cpu temp|tctl|tdie|coretemp)", re.I)
 
@@ -35,7 +46,36 @@ class Blind:
     why: str
 
 
-def _drive_readings(drives: Iterable[Drive], now: float, max_age: float) -> list[Reading] | Blind:
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """A drive's previous reading (plausible or not), to judge the next one's jump."""
+
+    celsius: float
+    at: float
+
+
+Previous = Mapping[str, Seen]
+
+
+def implausible(celsius: float, before: Seen | None = None, at: float = 0.0) -> str | None:
+    """Why a temperature cannot be real; None when it can. `before`: the same drive's previous
+    reading (only drives are judged by their jumps: a CPU package changes in milliseconds)."""
+    low, high = PLAUSIBLE_C
+    if not math.isfinite(celsius) or not low <= celsius <= high:
+        return f"implausible temperature {celsius:g} C (outside {low:g}..{high:g} C)"
+    if before is None:
+        return None
+    seconds = max(0.0, at - before.at)
+    if abs(celsius - before.celsius) > JUMP_SLACK_C + MAX_DRIVE_SLEW_C_PER_S * seconds:
+        return (
+            f"implausible temperature jump {before.celsius:g} -> {celsius:g} C in {seconds:.0f} s"
+        )
+    return None
+
+
+def _drive_readings(
+    drives: Iterable[Drive], now: float, max_age: float, previous: Previous
+) -> list[Reading] | Blind:
     readings: list[Reading] = []
     for drive in drives:
         if drive.power.spun_down:
@@ -45,18 +85,37 @@ def _drive_readings(drives: Iterable[Drive], now: float, max_age: float) -> list
             return Blind(f"{drive.dev}: no temperature")
         if temp.age(now) > max_age:
             return Blind(f"{drive.dev}: temperature {temp.age(now):.0f}s old")
+        why = implausible(temp.celsius, previous.get(drive.dev), temp.measured_at)
+        if why:
+            return Blind(f"{drive.dev}: {why}")
         readings.append(Reading(temp.celsius, drive.dev))
     return readings
 
 
-def _cpu(sensors: Iterable[Sensor]) -> Reading | None:
+def _cpu(sensors: Iterable[Sensor]) -> Reading | Blind | None:
     values = [
-        s for s in sensors if s.value is not None and s.unit == "C" and CPU_SENSOR.match(s.name)
+        (s.name, s.value)
+        for s in sensors
+        if s.value is not None and s.unit == "C" and CPU_SENSOR.match(s.name)
     ]
     if not values:
         return None
-    hottest = max(values, key=lambda s: s.value or 0.0)
-    return Reading(hottest.value or 0.0, hottest.name)
+    believed = [(name, value) for name, value in values if implausible(value) is None]
+    if not believed:
+        name, value = values[0]
+        return Blind(f"{name}: {implausible(value)}")
+    name, value = max(believed, key=lambda nv: nv[1])
+    return Reading(value, name)
+
+
+def remember(drives: Iterable[Drive], previous: Previous) -> dict[str, Seen]:
+    """`previous` updated with every drive reading in `drives` (plausible or not: a real
+    step, a drive swapped for a cold one, is then believed one period later)."""
+    seen = dict(previous)
+    for drive in drives:
+        if drive.temperature is not None:
+            seen[drive.dev] = Seen(drive.temperature.celsius, drive.temperature.measured_at)
+    return seen
 
 
 def source_reading(
@@ -65,11 +124,13 @@ def source_reading(
     sensors: tuple[Sensor, ...],
     now: float,
     max_age: float,
+    *,
+    previous: Previous | None = None,
 ) -> Reading | Blind | None:
     """One source's temperature; None when it has nothing to report (every drive asleep)."""
     if source is FanSource.CPU:
         return _cpu(sensors) or Blind("no CPU temperature sensor")
-    found = _drive_readings(drives, now, max_age)
+    found = _drive_readings(drives, now, max_age, previous or {})
     if isinstance(found, Blind):
         return found
     if not found:
@@ -88,13 +149,16 @@ def zone_reading(
     sensors: tuple[Sensor, ...],
     now: float,
     max_age: float,
+    *,
+    previous: Previous | None = None,
 ) -> Reading | Blind | None:
-    """The hottest of a zone's sources; Blind if any source is blind; None if all drives sleep."""
+    """The hottest of a zone's sources; Blind if any source is blind (or implausible, judged
+    against `previous` readings); None if all drives sleep."""
     readings: list[Reading] = []
     for source in sources or (FanSource.HOTTEST_DRIVE,):
         if source is FanSource.MAX:
             continue  # several sources already mean their maximum
-        found = source_reading(source, drives, sensors, now, max_age)
+        found = source_reading(source, drives, sensors, now, max_age, previous=previous)
         if isinstance(found, Blind):
             return found
         if found is not None:

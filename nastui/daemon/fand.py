@@ -8,8 +8,10 @@
   running one kept.
 - Way out: SIGTERM or SIGINT (exit 0), an exception (exit 70), or the one period of `--once`:
   every fan is given back (original `pwmN_enable` and `pwmN`, Dell's automatic mode, else full
-  speed) before the process ends. `--full-speed` only sets every fan to 100 % and exits (the
-  systemd unit's ExecStopPost, for when the daemon was killed). `--demo` implies `--dry-run`.
+  speed) before the process ends. `--demo` implies `--dry-run`.
+- `--full-speed` (the systemd unit's ExecStopPost, for when the daemon was killed) does not
+  open a session nor need a valid configuration: `fanrescue` drives every hwmon pwm channel
+  and the IPMI fans of whatever part of the file can be read, and says what it did.
 """
 
 from __future__ import annotations
@@ -18,15 +20,17 @@ import asyncio
 import contextlib
 import os
 import signal
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
 from nastui import exits
-from nastui.config import Config
+from nastui.config import Config, find_config_path
 from nastui.daemon.fanlog import Log
 from nastui.daemon.fanloop import FanDaemon
+from nastui.daemon.fanrescue import plan, rescue
 from nastui.daemon.fanrig import (
     Builder,
     RiggedFan,
@@ -36,6 +40,7 @@ from nastui.daemon.fanrig import (
     make_writer,
     sim_builder,
 )
+from nastui.daemon.fanwatch import Notifier, Watchdog
 from nastui.session import Session, Source, open_or_explain
 
 
@@ -60,14 +65,31 @@ def run_fand(
     options: FandOptions, source: Source, env: Mapping[str, str], out: TextIO, err: TextIO
 ) -> int:
     """Run the daemon until it is told to stop; returns the exit code."""
+    if options.full_speed and not source.demo:
+        return full_speed(options, source, env, Log(out, env))
     session = open_or_explain(source, env, err)
     if isinstance(session, int):
         return session
-    return asyncio.run(_main(options, source, session, Log(out, env), err))
+    return asyncio.run(_main(options, source, session, Log(out, env), err, env=env))
+
+
+def full_speed(options: FandOptions, source: Source, env: Mapping[str, str], log: Log) -> int:
+    """Every fan found to full, whatever the configuration's state (`fanrescue`)."""
+    root = source.root or Path("/")
+    config_path = source.config or find_config_path(env)
+    the_plan = plan(root, config_path)
+    done = asyncio.run(rescue(the_plan, log, dry_run=options.dry_run))
+    return exits.OK if done else exits.EX_UNAVAILABLE
 
 
 async def _main(
-    options: FandOptions, source: Source, session: Session, log: Log, err: TextIO
+    options: FandOptions,
+    source: Source,
+    session: Session,
+    log: Log,
+    err: TextIO,
+    *,
+    env: Mapping[str, str],
 ) -> int:
     config = session.config
     dry_run = options.dry_run or source.demo
@@ -97,7 +119,29 @@ async def _main(
     if options.full_speed:
         return exits.OK if await daemon.full_speed() else exits.EX_UNAVAILABLE
     _start_lines(daemon, config, dry_run=dry_run)
-    return await serve(daemon, once=options.once)
+    notifier = Notifier(env)
+    watchdog = Watchdog(daemon.stuck_after, _on_stuck(daemon, notifier, dry_run=dry_run))
+    return await serve(daemon, once=options.once, notifier=notifier, watchdog=watchdog)
+
+
+def _on_stuck(daemon: FanDaemon, notifier: Notifier, *, dry_run: bool) -> Callable[[str], None]:
+    """What the watchdog does, from its own thread, when the loop is stuck: every fan found to
+    full speed (as `--full-speed` does: the loop's own drivers may be what is stuck), then
+    the process ends (EX_SOFTWARE: systemd restarts it)."""
+
+    def stuck(why: str) -> None:
+        log = daemon.log
+        try:
+            log.error(f"watchdog: {why}; setting every fan to full speed and exiting")
+            notifier.status(f"watchdog: {why}; full speed")
+            root = daemon.root
+            the_plan = plan(root or Path("/"), daemon.session.config.path)
+            asyncio.run(rescue(the_plan, log, dry_run=dry_run or root is None))
+            log.error(f"fand: stopped by the watchdog (exit {exits.EX_SOFTWARE})")
+        finally:  # whatever happened above, a stuck daemon must not stay
+            os._exit(exits.EX_SOFTWARE)
+
+    return stuck
 
 
 def _nothing(config: Config) -> str:
@@ -122,14 +166,70 @@ def _start_lines(daemon: FanDaemon, config: Config, *, dry_run: bool) -> None:
         log.info(f"fan {fan.config.name}: zone {fan.config.zone}, {describe(fan.config)}")
 
 
-async def serve(daemon: FanDaemon, *, once: bool = False) -> int:
-    """The loop, with SIGTERM/SIGINT (stop), SIGHUP (reload) and the restore on every exit."""
-    loop = asyncio.get_running_loop()
+async def serve(
+    daemon: FanDaemon,
+    *,
+    once: bool = False,
+    notifier: Notifier | None = None,
+    watchdog: Watchdog | None = None,
+) -> int:
+    """The loop, with SIGTERM/SIGINT (stop), SIGHUP (reload) and the restore on every exit;
+    `notifier` tells systemd (READY, WATCHDOG, STOPPING), `watchdog` watches the loop."""
     stop, wake = asyncio.Event(), asyncio.Event()
     hup = [False]
+    notify = notifier or Notifier({})
+    # the loop beats at least once a period, and twice per systemd watchdog interval
+    tick = min(daemon.period, notify.interval / 2) if notify.interval else daemon.period
+
+    def beat() -> None:
+        if watchdog is not None:
+            watchdog.beat()
+        notify.ping()
+
+    handled = _handle_signals(daemon.log, stop, wake, hup)
+    code, ready = exits.OK, False
+    daemon.progress = beat
+    if watchdog is not None:
+        watchdog.start()
+    try:
+        while not stop.is_set():
+            await daemon.step(stop)
+            beat()
+            if once:
+                break
+            if not ready:
+                ready = True
+                notify.ready(f"driving {len(daemon.fans)} fans every {daemon.period:g} s")
+            await _wait(daemon.period, tick, wake, beat)
+            if not stop.is_set():
+                await daemon.check_config(forced=hup[0])
+                hup[0] = False
+                if watchdog is not None:  # a reload may have added IPMI fans
+                    watchdog.limit = daemon.stuck_after
+    except Exception as exc:
+        daemon.log.error(f"fand: internal error: {type(exc).__name__}: {exc}; giving fans back")
+        code = exits.EX_SOFTWARE
+    finally:
+        notify.stopping()
+        restored = await daemon.restore_all()
+        if watchdog is not None:
+            watchdog.stop()
+        for sig in handled:
+            asyncio.get_running_loop().remove_signal_handler(sig)
+    if not restored and code == exits.OK:
+        code = exits.EX_UNAVAILABLE
+    daemon.log.info(f"fand: stopped (exit {code})")
+    return code
+
+
+def _handle_signals(
+    log: Log, stop: asyncio.Event, wake: asyncio.Event, hup: list[bool]
+) -> tuple[signal.Signals, ...]:
+    """SIGTERM and SIGINT set `stop`, SIGHUP sets `hup[0]`; each wakes the wait."""
+    loop = asyncio.get_running_loop()
 
     def on_stop(name: str) -> None:
-        daemon.log.info(f"{name}: giving the fans back and stopping")
+        log.info(f"{name}: giving the fans back and stopping")
         stop.set()
         wake.set()
 
@@ -137,30 +237,17 @@ async def serve(daemon: FanDaemon, *, once: bool = False) -> int:
         hup[0] = True
         wake.set()
 
-    handled = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
-    for sig in handled[:2]:
+    for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, on_stop, sig.name)
     loop.add_signal_handler(signal.SIGHUP, on_hup)
-    code = exits.OK
-    try:
-        while not stop.is_set():
-            await daemon.step()
-            if once:
-                break
-            wake.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(wake.wait(), daemon.period)
-            if not stop.is_set():
-                await daemon.check_config(forced=hup[0])
-                hup[0] = False
-    except Exception as exc:
-        daemon.log.error(f"fand: internal error: {type(exc).__name__}: {exc}; giving fans back")
-        code = exits.EX_SOFTWARE
-    finally:
-        restored = await daemon.restore_all()
-        for sig in handled:
-            loop.remove_signal_handler(sig)
-    if not restored and code == exits.OK:
-        code = exits.EX_UNAVAILABLE
-    daemon.log.info(f"fand: stopped (exit {code})")
-    return code
+    return (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+
+
+async def _wait(period: float, tick: float, wake: asyncio.Event, beat: Callable[[], None]) -> None:
+    """Until the next period (or a signal), beating every `tick` seconds."""
+    end = time.monotonic() + period
+    wake.clear()
+    while (left := end - time.monotonic()) > 0 and not wake.is_set():
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(wake.wait(), min(left, tick))
+        beat()

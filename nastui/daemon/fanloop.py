@@ -1,26 +1,38 @@
 """`FanDaemon`: one control period at a time, and giving the fans back.
 
-Each `step`: poll the session (collect -> assess -> store), read hwmon drive temperatures
-afresh (`fantemps`: the backend's schedule is slower than a control period), turn each zone's
-temperature into a duty (`core.fanzone`: curve with hysteresis or PID; blind or stale ->
-100 %), each fan's duty from its zone's (`core.fancurve.fan_duty`: its limits, rate limit,
-spin-up kick), and write the fans whose duty changed. Every change is logged. A write that
-fails is retried at full speed at once. `restore_all` hands every fan back as it was found (or
-at full speed).
+Each `step`: poll the session (collect -> assess -> store) and read hwmon drive temperatures
+afresh (`fantemps`: the backend's schedule is slower than a control period), both on the
+reader thread and bounded in time (`fanreads`: reads not done by the deadline are lost
+sensors, every zone at 100 %); turn each zone's temperature into a duty (`core.fanzone`: curve
+with hysteresis or PID; blind, stale or implausible -> 100 %), each fan's duty from its zone's
+(`core.fancurve.fan_duty`: its limits, rate limit, spin-up kick), and write the fans whose
+duty changed. Every change is logged. A write that fails is retried at full speed at once.
+`restore_all` hands every fan back as it was found (or at full speed).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import asyncio
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from nastui.config import Config, ConfigError, FanConfig, load_config
+from nastui.config import Config, ConfigError, FanConfig, FanDriver, load_config
 from nastui.control.fans import DriverError, FanWriter
 from nastui.core.fancurve import FULL, fan_duty
 from nastui.core.fanpreview import stale_after, staleness_period
-from nastui.core.fanzone import ZoneDecision, ZoneState, zone_reading, zone_step
+from nastui.core.fanzone import (
+    Blind,
+    Reading,
+    Seen,
+    ZoneDecision,
+    ZoneState,
+    remember,
+    zone_reading,
+    zone_step,
+)
 from nastui.daemon.fanlog import Log
+from nastui.daemon.fanreads import BoundedReader, Stall
 from nastui.daemon.fanrig import Builder, RiggedFan, describe
 from nastui.daemon.fantemps import refresh_temperatures
 from nastui.model import FanZone, HostSnapshot
@@ -75,30 +87,67 @@ class FanDaemon:
         self.log = log
         self.period = period
         self._stamp = file_stamp(session.config)
+        self._seen: dict[str, Seen] = {}
+        self.progress: Callable[[], None] = lambda: None  # the watchdogs' beat, set by `serve`
+        self.reads = BoundedReader(self._read, self.reads_deadline)
+
+    @property
+    def stuck_after(self) -> float:
+        """Seconds without progress after which the loop counts as stuck (the watchdog): two
+        periods, the reads' deadline, and, with IPMI or command fans, two command timeouts (a
+        failed write, then its full-speed retry; `progress` is called after each fan)."""
+        commands = any(f.config.driver is not FanDriver.HWMON for f in self.fans)
+        timeout = self.session.config.poll.command_timeout_s
+        return 2 * self.period + self.reads_deadline + (2 * timeout if commands else 0.0)
+
+    @property
+    def reads_deadline(self) -> float:
+        """Seconds a period's reads may take: a period, plus the command timeout (smartctl)."""
+        return self.period + self.session.config.poll.command_timeout_s
 
     @property
     def stale_period(self) -> float:
         """A "period" for staleness: the longer of the control period and the temperature poll."""
         return staleness_period(self.period, self.session.config.poll.temperature_s)
 
-    async def step(self) -> HostSnapshot:
-        """One control period; returns the snapshot it acted on."""
-        snapshot = await self.session.poll()
-        if self.root is not None:
-            snapshot = refresh_temperatures(snapshot, self.root, snapshot.taken_at)
-        decisions = {name: self._zone(track, snapshot) for name, track in self.zones.items()}
+    async def step(self, stop: asyncio.Event | None = None) -> HostSnapshot | Stall:
+        """One control period; returns the snapshot it acted on (a `Stall`: none came in time,
+        or `stop` was set while waiting for it)."""
+        self.reads.deadline = self.reads_deadline
+        got = await self.reads.read(stop)
+        if isinstance(got, Stall):
+            now = self.session.clock.now()
+            blind = Blind(got.why)
+            decisions = {name: self._zone(t, blind, now) for name, t in self.zones.items()}
+        else:
+            decisions = {name: self._zone_of(t, got) for name, t in self.zones.items()}
+            self._seen = remember(got.drives, self._seen)
         for fan in self.fans:
             decision = decisions.get(fan.config.zone)
             zone_duty = decision.duty if decision is not None else FULL
             duty = fan_duty(zone_duty, fan.duty, fan.limits)
             if duty != fan.duty:
                 await self._write(fan, duty)
+                self.progress()
+        return got
+
+    async def _read(self) -> HostSnapshot:
+        """The period's reads (on the reader thread): the poll, then hwmon drive temperatures."""
+        snapshot = await self.session.poll()
+        if self.root is not None:
+            snapshot = refresh_temperatures(snapshot, self.root, snapshot.taken_at)
         return snapshot
 
-    def _zone(self, track: ZoneTrack, snapshot: HostSnapshot) -> ZoneDecision:
+    def _zone_of(self, track: ZoneTrack, snapshot: HostSnapshot) -> ZoneDecision:
         zone, now = track.zone, snapshot.taken_at
         max_age = stale_after(zone, self.stale_period)
-        reading = zone_reading(zone.sources, snapshot.drives, snapshot.sensors, now, max_age)
+        reading = zone_reading(
+            zone.sources, snapshot.drives, snapshot.sensors, now, max_age, previous=self._seen
+        )
+        return self._zone(track, reading, now)
+
+    def _zone(self, track: ZoneTrack, reading: Reading | Blind | None, now: float) -> ZoneDecision:
+        zone = track.zone
         decision, track.state = zone_step(zone, track.state, reading, now)
         key = (decision.duty, decision.failsafe)
         if key != track.last:
@@ -187,9 +236,18 @@ class FanDaemon:
             self.log.info("no configuration file to reload")
             return
         try:
-            fresh = load_config(config.path)
+            # on a thread: a large (bounded) file takes a second or two to check
+            fresh = await asyncio.to_thread(load_config, config.path)
         except ConfigError as exc:
             self.log.warning(f"configuration not reloaded, keeping the running one: {exc}")
+            return
+        except Exception as exc:  # any failure to load (a bug too) is a refused reload
+            why = f"{config.path.name}: cannot be loaded ({type(exc).__name__}: {exc})"
+            self.log.warning(f"configuration not reloaded, keeping the running one: {why}")
+            return
+        if not fresh.zones or not fresh.fans:  # an emptied or half-saved file, as at start
+            why = f"{config.path.name}: no [[zone]] and [[fan]] tables: nothing to control"
+            self.log.warning(f"configuration not reloaded, keeping the running one: {why}")
             return
         await self.apply(fresh)
         self.log.info(f"configuration reloaded from {config.path}")

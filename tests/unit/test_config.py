@@ -384,4 +384,4 @@ def test_the_problem_nearest_the_top_is_reported() -> None:
 def test_a_broken_layout_does_not_add_bay_errors() -> None:
     with pytest.raises(ConfigError) as info:
         parse('[chassis]\nrows = 0\ncolumns = 2\n[[chassis.bay]]\nbay = 9\nserial = "x"\n')
-    assert str(info.value) == "config.toml:2: chassis.rows must be a positive integer, got 0"
+    assert str(info.value) == "config.toml:2: chassis.rows must be an integer from 1 to 128, got 0"

@@ -58,11 +58,11 @@ CASES = {
     # ---- chassis
     "rows not an integer": (
         '[chassis]\nrows = "six"\ncolumns = 4\n',
-        'config.toml:2: chassis.rows must be a positive integer, got "six"',
+        'config.toml:2: chassis.rows must be an integer from 1 to 128, got "six"',
     ),
     "rows a boolean": (
         "[chassis]\nrows = true\ncolumns = 4\n",
-        "config.toml:2: chassis.rows must be a positive integer, got true",
+        "config.toml:2: chassis.rows must be an integer from 1 to 128, got true",
     ),
     "columns missing": ("[chassis]\nrows = 2\n", "config.toml:1: chassis.columns is required"),
     "no layout": (
@@ -97,7 +97,7 @@ CASES = {
     ),
     "negative first": (
         RV + "first = -1\n",
-        "config.toml:3: chassis.first must be a non-negative integer, got -1",
+        "config.toml:3: chassis.first must be an integer from 0 to 9999, got -1",
     ),
     "unknown face key": (
         "[chassis]\n[[chassis.face]]\nrows = 1\ncolumns = 2\nrow = 1\n",
@@ -125,7 +125,7 @@ CASES = {
     ),
     "only a broken face": (
         "[chassis]\n[[chassis.face]]\nrows = 0\ncolumns = 2\n",
-        "config.toml:3: chassis.face[1].rows must be a positive integer, got 0",
+        "config.toml:3: chassis.face[1].rows must be an integer from 1 to 128, got 0",
     ),
     "hole outside": (
         "[chassis]\nrows = 2\ncolumns = 2\nholes = [\n  [0, 0],\n  [2, 1],\n]\n",
@@ -253,11 +253,11 @@ CASES = {
     # ---- poll
     "poll zero": (
         "[poll]\nio = 0\n",
-        "config.toml:2: poll.io must be a positive number of seconds, got 0",
+        "config.toml:2: poll.io must be a number of seconds from 0.1 to 86400, got 0",
     ),
     "poll string": (
         '[poll]\nsmart = "5m"\n',
-        'config.toml:2: poll.smart must be a positive number of seconds, got "5m"',
+        'config.toml:2: poll.smart must be a number of seconds from 0.1 to 86400, got "5m"',
     ),
     "poll unknown": (
         "[poll]\ntemp = 1\n",
@@ -344,11 +344,11 @@ CASES = {
     ),
     "negative gain": (
         "[[zone]]\nname = 'a'\nmode = 'pid'\nki = -1\n",
-        "config.toml:4: zone[1].ki must be a non-negative number, got -1",
+        "config.toml:4: zone[1].ki must be a number from 0 to 100, got -1",
     ),
     "stale periods zero": (
         "[[zone]]\nname = 'a'\nmode = 'pid'\nstale_periods = 0\n",
-        "config.toml:4: zone[1].stale_periods must be a positive integer, got 0",
+        "config.toml:4: zone[1].stale_periods must be an integer from 1 to 20, got 0",
     ),
     # ---- fans
     "fan without driver": (FAN, "config.toml:4: fan[1].driver is required"),
@@ -385,7 +385,7 @@ CASES = {
     ),
     "pwm not an integer": (
         FAN + 'driver = "hwmon"\nhwmon_name = "nct6775"\npwm = [1]\n',
-        "config.toml:9: fan[1].pwm must be a positive integer, got an array",
+        "config.toml:9: fan[1].pwm must be an integer from 1 to 32, got an array",
     ),
     "command without duty": (
         FAN + 'driver = "command"\nset_command = ["fanctl", "50"]\n',

@@ -254,7 +254,7 @@ def test_full_speed(tmp_path: Path) -> None:
     code, out, _ = fand(root, config, FandOptions(full_speed=True))
     assert code == exits.OK
     assert (read(hwmon / "pwm2_enable"), read(hwmon / "pwm2")) == ("1", "255")
-    assert "fan front: full speed [" in out
+    assert "hwmon nct6779 pwm2: full speed [" in out
 
 
 def test_a_missing_chip_stops_the_start_before_any_write(tmp_path: Path) -> None:

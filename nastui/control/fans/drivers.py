@@ -49,6 +49,7 @@ class HwmonPwm:
         self._writer = writer
         self._taken = False
         self._original: tuple[str | None, str | None] = (None, None)
+        self._has_enable = True
 
     @property
     def original(self) -> tuple[str | None, str | None]:
@@ -61,9 +62,13 @@ class HwmonPwm:
         w = self._writer
         if not self._taken:
             self._original = (w.read(self.enable), w.read(self.pwm))
-        if not self._taken or (not w.dry_run and w.read(self.enable) != MANUAL):
-            self._taken = True
+            # Some drivers (pwm-fan, many GPUs) have no pwmN_enable: always manual.
+            self._has_enable = self.enable.exists() or not self.pwm.exists()
+        if self._has_enable and (
+            not self._taken or (not w.dry_run and w.read(self.enable) != MANUAL)
+        ):
             w.write(self.enable, int(MANUAL))
+        self._taken = True
         w.write(self.pwm, value)
 
     async def full(self) -> None:

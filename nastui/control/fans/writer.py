@@ -6,10 +6,15 @@ A driver never opens a sysfs file or starts ipmitool itself: it asks the writer,
 - runs commands through the runner it was given (the daemon passes `collectors.runner.run`,
   which this layer may not import), and
 - turns every failure into a `DriverError` naming what was written where.
+
+Files are opened with O_NONBLOCK and never created: a sysfs attribute ignores the flag, while a
+FIFO where an attribute should be fails at once instead of blocking the loop (a write to a
+FIFO nobody reads is ENXIO; a read of one nobody writes is empty).
 """
 
 from __future__ import annotations
 
+import os
 import shlex
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
@@ -58,9 +63,14 @@ class FanWriter:
     def read(self, path: Path) -> str | None:
         """A sysfs value, stripped; None when it cannot be read (reads are not recorded)."""
         try:
-            return path.read_text(encoding="ascii", errors="replace").strip()
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+            try:
+                data = os.read(fd, 4096)
+            finally:
+                os.close(fd)
         except OSError:
             return None
+        return data.decode("ascii", errors="replace").strip()
 
     def write(self, path: Path, value: int) -> None:
         """Write `value` to a sysfs attribute (at once: sysfs writes do not block).
@@ -72,7 +82,11 @@ class FanWriter:
         if self.dry_run:
             return
         try:
-            path.write_text(f"{value}\n", encoding="ascii")
+            fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+            try:
+                os.write(fd, f"{value}\n".encode("ascii"))
+            finally:
+                os.close(fd)
         except OSError as exc:
             raise DriverError(f"cannot write {value} to {path}: {exc.strerror or exc}") from None
 
