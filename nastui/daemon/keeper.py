@@ -56,6 +56,7 @@ class Keeper:
         self._kept: dict[str, str] = {}  # "file"/"history" -> the book's text last written there
         self._kept_latest: dict[str, HostSnapshot] = {}
         self.problems: dict[str, str] = {}  # this cycle's failed writes: what -> one line
+        self._written: set[str] = set()  # what this cycle wrote
         self._failing: dict[str, str] = {}  # the standing streak (logged once)
         self._streak: tuple[float, str] | None = None  # since, first line (the alert's)
         if real:
@@ -153,6 +154,7 @@ class Keeper:
     def begin(self) -> None:
         """A new cycle: its failures are counted afresh."""
         self.problems = {}
+        self._written = set()
 
     def log_notices(self, host: str, batch: Sequence[Notice], delivery: str) -> None:
         """Queue a batch for the alert log (written by `keep`, now or when there is room)."""
@@ -240,6 +242,7 @@ class Keeper:
         except OSError as exc:
             self.problems.setdefault(what, str(exc))
             return False
+        self._written.add(what)
         return True
 
     def _failed(self, what: str, exc: HistoryError) -> None:
@@ -292,9 +295,10 @@ class Keeper:
                     f"storage: {line}; alerts are still sent (each once), what could not be "
                     "written is kept in memory and written when it can"
                 )
-        for what in self._failing.keys() - self.problems.keys():
+        for what in self._failing.keys() & self._written - self.problems.keys():
             self.log.info(f"storage: {what} written again")
-        self._failing = dict(self.problems)
+        untried = {w: line for w, line in self._failing.items() if w not in self._written}
+        self._failing = {**untried, **self.problems}  # a file not tried this cycle still fails
         if not self._failing:
             self._streak = None
         elif self._streak is None:
