@@ -3,9 +3,10 @@
 Storage never stops alerting. Every write of the daemon goes through the `Keeper`:
 
 - The alert book (what was sent, so nothing is sent twice) lives in `alert-book.json` beside
-  the history, written whole with fsync and rename (`nastui.control.statefile`), first in every
-  cycle; a copy stays in the history file, which is where older versions kept it. At start the
-  side file wins: an empty (0-byte) or damaged history then loses trends, not the book.
+  the history, written whole with fsync and rename, and into a preallocated spare when the disk
+  is full (`nastui.daemon.bookfile`), first in every cycle; a copy stays in the history file,
+  which is where older versions kept it. At start the side file wins: an empty (0-byte) or
+  damaged history then loses trends, not the book.
 - A write that fails (no space, a read-only remount, a vanished directory) is one line in the
   log when it starts failing and one when it works again, and one alert while it lasts
   (`daemon:storage`, WARNING: it goes out with the next cycle's notices, through the same
@@ -25,18 +26,16 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from nastui.control.latest import write_public
-from nastui.control.statefile import read_or_empty, write_atomic
 from nastui.core.alerting import AlertBook, decode_book, encode_book
 from nastui.core.codec import dumps
 from nastui.core.events import same_for_events
+from nastui.daemon.bookfile import BOOK_FILE, SPARE_FILE, BookFile
 from nastui.daemon.fanlog import Log
 from nastui.history.db import DAMAGED, FULL, IN_MEMORY, History, HistoryError
 from nastui.history.salvage import start_over
 from nastui.model import Acknowledgement, Alert, Health, HostSnapshot, Notice, Subject
 
 BOOK = "alert-book"
-BOOK_FILE = "alert-book.json"
-BOOK_MODE = 0o644
 STORAGE_KEY = "daemon:storage"
 MAX_PENDING = 10_000
 
@@ -48,7 +47,8 @@ class Keeper:
         self.history = history
         self.log = log
         real = history.path != IN_MEMORY
-        self.book_file: Path | None = history.path.parent / BOOK_FILE if real else None
+        self.books: BookFile | None = BookFile(history.path.parent) if real else None
+        self._in_spare = False  # the book went into the spare (said once)
         self._reopen: Path | None = None  # a history file to open again once it can be made
         self._pending: list[tuple[str, tuple[Notice, ...], str]] = []
         self._dropped = 0
@@ -88,7 +88,7 @@ class Keeper:
         if error.kind != FULL:
             raise error
         keeper = cls(History.in_memory(), log)  # the first cycle says why, and retries
-        keeper.book_file = path.parent / BOOK_FILE
+        keeper.books = BookFile(path.parent)
         keeper._reopen = path
         return keeper
 
@@ -98,38 +98,43 @@ class Keeper:
             self._start_over(damage)
 
     def load_book(self) -> AlertBook:
-        """The alert book: the side file's, else the history's copy, else an empty one."""
-        text = self._book_file_text()
+        """The alert book: the side file's (or its spare's, when newer), else the history's
+        copy, else an empty one."""
+        texts = self._book_texts()
         copy = self.state(BOOK)
         if self.history.was_empty:
             known = (
                 f"alerts already sent are known from {BOOK_FILE} and are not sent again"
-                if text
+                if texts
                 else f"no {BOOK_FILE} beside it: standing alerts are sent again"
             )
             self.log.warning(
                 f"history {self.history.path} was empty (0 bytes): a new one was started; {known}"
             )
-        for candidate, source in ((text, self.book_file), (copy, f"{self.history.path} ({BOOK})")):
-            if not candidate:
-                continue
+        candidates: list[tuple[str, object]] = [*texts]
+        if copy:
+            candidates.append((copy, f"{self.history.path} ({BOOK})"))
+        for text, source in candidates:
             try:
-                book = decode_book(candidate, str(source))
+                book = decode_book(text, str(source))
             except ValueError as exc:
                 self.log.warning(f"{exc}; not used")
                 continue
-            self._kept = {"file": text or "", "history": copy or ""}
+            in_file = [
+                t for t, where in texts if isinstance(where, Path) and where.name == BOOK_FILE
+            ]
+            self._kept = {"file": in_file[0] if in_file else "", "history": copy or ""}
             return book
         return AlertBook()
 
-    def _book_file_text(self) -> str | None:
-        if self.book_file is None:
-            return None
+    def _book_texts(self) -> list[tuple[str, Path]]:
+        if self.books is None:
+            return []
         try:
-            return read_or_empty(self.book_file) or None
+            return list(self.books.texts())
         except OSError as exc:
-            self.log.warning(str(exc))
-            return None
+            self.log.warning(f"alert book {self.books.path}: {exc}")
+            return []
 
     # ------------------------------------------------------------------ reads
 
@@ -186,7 +191,8 @@ class Keeper:
         it changed, the snapshots' history rows, and `prune` when given."""
         self._try_reopen()
         text = encode_book(book) if book is not None else None
-        if text is not None and self.book_file is not None and text != self._kept.get("file"):
+        kept = (self._kept.get("file"), self._kept.get("spare"))
+        if text is not None and self.books is not None and text not in kept:
             self._try("alert book", lambda: self._write_book(text))
 
         def history() -> None:
@@ -209,9 +215,16 @@ class Keeper:
         self._try(what, lambda: write_public(path, text))
 
     def _write_book(self, text: str) -> None:
-        assert self.book_file is not None
-        write_atomic(self.book_file, text, BOOK_MODE)
-        self._kept["file"] = text
+        assert self.books is not None
+        if not self.books.write(text):
+            self._kept["file"] = text
+            self._kept.pop("spare", None)
+            self._in_spare = False
+            return
+        self._kept["spare"] = text
+        if not self._in_spare:  # kept safe; the file itself is written with the next change
+            self.log.warning(f"alert book: no room for a new {BOOK_FILE}, kept in {SPARE_FILE}")
+            self._in_spare = True
 
     def _flush_notices(self) -> None:
         while self._pending:

@@ -3,7 +3,8 @@
 - its state directory a real tmpfs (`mount -t tmpfs -o size=...`), filled: every alert of the
   failing-drive scenario is sent once through a real exec hook writing outside the tmpfs, one
   storage alert is raised, and once the space is freed (by the hook, on the storage alert: no
-  timing involved) the alert log and the alert book are caught up; a restart sends nothing;
+  timing involved) the alert log and the alert book are caught up; a restart sends nothing, and
+  neither does a restart while the disk is still full (the book's preallocated spare);
 - /proc/diskstats with a line nobody expected (under `--root`): the daemon keeps cycling and
   says which line;
 - a history file with damaged middle pages, and an empty one: one line saying so, the file moved
@@ -128,6 +129,25 @@ def test_a_full_state_directory_sends_each_alert_once_and_catches_up(
     again = daemon(tmpfs, "daemon", "--once", "--scenario", "failing-drive", "--config", config)
     assert again.returncode == 0, again.stderr
     assert notices(tmp_path) == sent  # a restart repeats nothing
+
+
+def test_a_restart_on_a_still_full_disk_repeats_nothing(tmp_path: Path, tmpfs: Path) -> None:
+    config = str(hook(tmp_path))
+    first = daemon(tmpfs, "daemon", "--once", "--scenario", "healthy-24-bay", "--config", config)
+    assert first.returncode == 0, first.stderr
+    assert (tmpfs / "alert-book.spare").stat().st_size == 256 * 1024  # made while there is room
+    (tmp_path / "notices.log").unlink(missing_ok=True)
+    fill(tmpfs)
+    args = ("daemon", "--cycles", "4", "--period", "0.2", "--scenario", "failing-drive")
+    full = daemon(tmpfs, *args, "--config", config)
+    assert full.returncode == 0, full.stderr
+    assert "kept in alert-book.spare" in full.stdout
+    sent = notices(tmp_path)
+    assert {f"nano firing {PENDING}", f"nano firing {STORAGE}"} <= set(sent)
+    again = daemon(tmpfs, *args, "--config", config)  # a reboot, the disk still full
+    assert again.returncode == 0, again.stderr
+    assert notices(tmp_path) == sent
+    assert all(count == 1 for count in sent.values()), sent
 
 
 def fake_root(tmp_path: Path) -> Path:

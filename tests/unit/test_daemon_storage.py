@@ -9,8 +9,9 @@ import sqlite3
 from pathlib import Path
 
 from nastui.core.ack import ack_alert
+from nastui.daemon.bookfile import BOOK_FILE
 from nastui.daemon.fanlog import Log
-from nastui.daemon.keeper import BOOK_FILE, STORAGE_KEY, Keeper
+from nastui.daemon.keeper import STORAGE_KEY, Keeper
 from nastui.daemon.monitor import Monitor
 from tests.unit.test_monitor import Recorder, monitor
 
