@@ -136,6 +136,12 @@ class Keeper:
             self.log.warning(f"alert book {self.books.path}: {exc}")
             return []
 
+    def describe(self) -> str:
+        """The history file for the start line ("... (in memory until it can be made)")."""
+        if self._reopen is not None:
+            return f"{self._reopen} (in memory until it can be made)"
+        return str(self.history.path)
+
     # ------------------------------------------------------------------ reads
 
     def state(self, name: str) -> str | None:

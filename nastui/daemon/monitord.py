@@ -103,7 +103,7 @@ def _start_lines(monitor: Monitor, config: Config, period: float, *, notify: boo
     fleet = f", {hosts} fleet host{'' if hosts == 1 else 's'}" if hosts else ""
     log.info(
         f"daemon: pid {os.getpid()}, every {period:g} s{fleet}, configuration {source}, "
-        f"history {monitor.history.path}"
+        f"history {monitor.keeper.describe()}"
     )
     if not notify:
         log.info("alerts: --no-notify: logged, not sent")
