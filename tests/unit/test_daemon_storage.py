@@ -8,11 +8,14 @@ import io
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from nastui.core.ack import ack_alert
 from nastui.daemon.bookfile import BOOK_FILE
 from nastui.daemon.fanlog import Log
 from nastui.daemon.keeper import STORAGE_KEY, Keeper
-from nastui.daemon.monitor import Monitor
+from nastui.daemon.monitor import CYCLE_KEY, Monitor
+from nastui.model import HostSnapshot
 from tests.unit.test_monitor import Recorder, monitor
 
 PENDING = "drive:PK1331PLPX28B6:attr:197"
@@ -140,3 +143,26 @@ def test_a_history_that_is_not_sqlite_is_replaced_at_open(tmp_path: Path) -> Non
     assert asides(tmp_path)
     with sqlite3.connect(path) as conn:
         assert conn.execute("SELECT value FROM meta").fetchone() == ("1",)
+
+
+async def test_a_failing_cycle_is_said_and_sent_once_and_the_daemon_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    notifier = Recorder()
+    daemon = monitor(tmp_path, notifier)
+    poll = daemon.session.poll
+
+    async def broken() -> HostSnapshot:
+        raise ValueError("not sure how to interpret line '8 0 sda'")
+
+    monkeypatch.setattr(daemon.session, "poll", broken)
+    for _ in range(3):
+        await daemon.cycle()
+    assert sent(notifier) == [("firing", CYCLE_KEY)]
+    (batch,) = [b for _, b in notifier.batches]
+    assert "ValueError: not sure how to interpret line" in batch[0].alert.message
+    assert log_of(daemon).count("a cycle failed") == 1
+    monkeypatch.setattr(daemon.session, "poll", poll)
+    await daemon.cycle()
+    assert "daemon: cycles work again" in log_of(daemon)
+    assert ("firing", PENDING) in sent(notifier)
