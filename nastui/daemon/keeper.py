@@ -120,10 +120,8 @@ class Keeper:
             except ValueError as exc:
                 self.log.warning(f"{exc}; not used")
                 continue
-            in_file = [
-                t for t, where in texts if isinstance(where, Path) and where.name == BOOK_FILE
-            ]
-            self._kept = {"file": in_file[0] if in_file else "", "history": copy or ""}
+            primary = next((t for t, where in texts if where.name == BOOK_FILE), "")
+            self._kept = {"file": primary, "history": copy or ""}
             return book
         return AlertBook()
 
