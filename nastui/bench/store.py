@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from nastui.core.statefiles import state_dir
+from nastui.history.dirs import PRIVATE_DIR_MODE, make_dir
 from nastui.model import (
     BenchRun,
     BenchSample,
@@ -159,8 +160,9 @@ def _write_atomic(path: Path, text: str) -> None:
 
 
 def save(run: BenchRun, directory: Path) -> tuple[Path, Path]:
-    """Write `<run_id>.json` and `<run_id>.csv` into `directory` (made when missing)."""
-    directory.mkdir(parents=True, exist_ok=True)
+    """Write `<run_id>.json` and `<run_id>.csv` into `directory` (made mode 0700 when
+    missing, whatever the umask)."""
+    make_dir(directory, PRIVATE_DIR_MODE)
     json_path = directory / f"{run.run_id}.json"
     csv_path = directory / f"{run.run_id}.csv"
     _write_atomic(json_path, json.dumps(to_dict(run), indent=1) + "\n")

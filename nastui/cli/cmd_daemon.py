@@ -22,9 +22,22 @@ def _positive(text: str) -> float:
     return value
 
 
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, got {text}")
+    return value
+
+
 def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentParser) -> None:
-    """--once, --period, --no-notify, --history, --prometheus, --keep-days."""
+    """--once, --cycles, --period, --no-notify, --history, --prometheus, --keep-days."""
     parser.add_argument("--once", action="store_true", help="one cycle, then exit")
+    parser.add_argument(
+        "--cycles", type=_count, metavar="N", help="N cycles, then exit (a bounded run)"
+    )
     parser.add_argument(
         "--period",
         type=_positive,
@@ -59,6 +72,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     """Run the daemon in the foreground; logs go to `out` (journald under systemd)."""
     options = DaemonOptions(
         once=args.once,
+        cycles=args.cycles,
         period=args.period,
         notify=not args.no_notify,
         history=args.history,

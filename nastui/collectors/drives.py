@@ -21,7 +21,7 @@ from nastui.collectors.enclosure import SesSlot, ses_slots, single_enclosure, sl
 from nastui.collectors.enclosure_controllers import controller_slots
 from nastui.collectors.enclosure_leds import LedReader, led_states
 from nastui.collectors.hwmon import drive_temperatures
-from nastui.collectors.iostat import IoSampler, io_totals, read_counters
+from nastui.collectors.iostat import IoSampler, io_totals, read_diskstats
 from nastui.collectors.smart import RunFn, SmartCollector
 from nastui.collectors.smart_acks import AckReader
 from nastui.collectors.sysfs import BlockDevice, discover, read_text
@@ -156,12 +156,15 @@ class DriveCollector:
             )
         names = [d.dev for d in devices]
         temps = self._temperatures(names, now)
-        counters = read_counters(self._root)  # once per poll: rates, and the wake-up counter
+        stats = read_diskstats(self._root)  # once per poll: rates, and the wake-up counter
+        counters = None if stats is None else stats.counters
         io = self._io.sample(counters, names, now)
         if io is None and devices:
             errors.append(
                 CollectorError("io", f"no I/O counters: {self._root / 'proc/diskstats'} unreadable")
             )
+        if stats is not None and stats.skipped:
+            errors.append(_skipped(self._root, stats.skipped))
         sas = ses_slots(self._root)
         ses = slots_by_dev(self._root, sas, names)
         controllers = await self._controller_slots(now) if devices else {}
@@ -197,3 +200,13 @@ class DriveCollector:
             leds=leds,
             wakeups=self.smart.wakes.total,
         )
+
+
+def _skipped(root: Path, lines: tuple[str, ...]) -> CollectorError:
+    """One line about /proc/diskstats lines that were not understood (their drives get no rates)."""
+    first = lines[0] if len(lines[0]) <= 80 else lines[0][:77] + "..."
+    return CollectorError(
+        "io",
+        f"{root / 'proc/diskstats'}: {len(lines)} line(s) not understood, left out "
+        f"(first: {first!r}): their I/O rates are not shown; please report the line",
+    )

@@ -2,7 +2,8 @@
 
 `write_public` replaces a file in one step (a temporary file in the same directory, renamed
 over it) with mode 0644 already set before the rename, so snmpd's or node_exporter's
-unprivileged user can always read it and never sees half a file. `write_latest` writes a
+unprivileged user can always read it and never sees half a file. No fsync: these files are
+rewritten every poll period. `write_latest` writes a
 snapshot with `nastui.core.codec`; `nastui.collectors.latest.read_latest` reads it back.
 """
 
@@ -23,7 +24,7 @@ def write_public(path: Path, text: str, mode: int = PUBLIC_MODE) -> None:
     Raises:
         StateError: the directory or file cannot be written; one line naming it and the fix.
     """
-    write_atomic(path, text, mode)
+    write_atomic(path, text, mode, durable=False)
 
 
 def write_latest(path: Path, snapshot: HostSnapshot) -> None:

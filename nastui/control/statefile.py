@@ -1,8 +1,10 @@
 """Writing nastui's own state files (acknowledgements, lit locate LEDs) safely.
 
-A file is written whole to a temporary file beside it and renamed over the old one, so a reader
-never sees half a file and a crash never leaves one behind. The directory is created (mode 0755)
-when missing. Failures raise `StateError` with one line naming the file and the fix.
+A file is written whole to a temporary file beside it, flushed to the disk (fsync) and renamed
+over the old one, and the directory is flushed too: a reader never sees half a file, and after a
+crash or a power cut the file is the old one or the new one, never empty. The directory is
+created when missing with mode 0750 whatever the umask (`nastui.history.dirs`). Failures raise
+`StateError` with one line naming the file and the fix.
 """
 
 from __future__ import annotations
@@ -11,6 +13,8 @@ import contextlib
 import os
 import tempfile
 from pathlib import Path
+
+from nastui.history.dirs import STATE_DIR_MODE, make_dir
 
 
 class StateError(OSError):
@@ -27,15 +31,16 @@ def read_or_empty(path: Path) -> str:
         raise StateError(f"cannot read {path}: {exc.strerror or exc}") from exc
 
 
-def write_atomic(path: Path, text: str, mode: int | None = None) -> None:
+def write_atomic(path: Path, text: str, mode: int | None = None, *, durable: bool = True) -> None:
     """Replace `path` with `text` in one step; `mode` (e.g. 0o644) is set before the rename,
     so a reader never finds the file unreadable (default: the temporary file's 0600).
+    `durable=False` skips the fsyncs, for files rewritten every few seconds anyway.
 
     Raises:
         StateError: the directory or file cannot be written (permission, read-only disk).
     """
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_dir(path.parent, STATE_DIR_MODE)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     except OSError as exc:
         raise StateError(_why(path, exc)) from exc
@@ -44,11 +49,26 @@ def write_atomic(path: Path, text: str, mode: int | None = None) -> None:
             if mode is not None:
                 os.fchmod(handle.fileno(), mode)
             handle.write(text)
+            if durable:
+                handle.flush()
+                os.fsync(handle.fileno())
         Path(tmp).replace(path)
+        if durable:
+            _sync_dir(path.parent)
     except OSError as exc:
         with contextlib.suppress(OSError):
             Path(tmp).unlink()
         raise StateError(_why(path, exc)) from exc
+
+
+def _sync_dir(directory: Path) -> None:
+    """Flush the directory entry of a rename (not every file system can: then it is skipped)."""
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        with contextlib.suppress(OSError):
+            os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _why(path: Path, exc: OSError) -> str:

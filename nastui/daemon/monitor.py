@@ -9,7 +9,9 @@ The alert book is saved after every cycle that changed it, so a restart mid-inci
 send again what was sent. When every notifier failed, the book is not advanced: the same notices
 are tried again next cycle rather than lost. Each host's last snapshot is kept in the history
 too (for events after a restart), rewritten only when what events compare (its pools) changed;
-the local snapshot is encoded once per cycle, for that and for latest.json.
+the local snapshot is encoded once per cycle, for that and for latest.json. Every write goes
+through `nastui.daemon.keeper.Keeper`, which never lets a full disk or a damaged history file
+stop the cycle (and raises the storage alert, which joins the others here).
 """
 
 from __future__ import annotations
@@ -20,29 +22,31 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from nastui.collectors.base import FleetSource
-from nastui.control.latest import write_public
 from nastui.core.ack import apply_alert_acks
-from nastui.core.alerting import (
-    AlertBook,
-    AlertPolicy,
-    decode_book,
-    encode_book,
-    evaluate,
-    prune_alert_acks,
-)
+from nastui.core.alerting import AlertBook, AlertPolicy, evaluate, prune_alert_acks
 from nastui.core.assess import fleet_alerts
 from nastui.core.codec import dumps, loads
-from nastui.core.events import events, same_for_events
+from nastui.core.events import events
 from nastui.core.prometheus import render
 from nastui.daemon.delivery import Delivery, deliver
 from nastui.daemon.fanlog import Log
-from nastui.history.db import History, HistoryError
-from nastui.model import Acknowledgement, Alert, FleetHost, HostSnapshot, Notice
+from nastui.daemon.keeper import Keeper
+from nastui.history.db import History
+from nastui.model import (
+    Acknowledgement,
+    Alert,
+    FleetHost,
+    Health,
+    HostSnapshot,
+    Notice,
+    NoticeKind,
+    Subject,
+)
 from nastui.notify.base import Notifier
 from nastui.session import Session
 
-BOOK = "alert-book"
 PRUNE_EVERY_S = 86400.0
+CYCLE_KEY = "daemon:cycle"
 
 
 @dataclass
@@ -54,8 +58,6 @@ class MonitorState:
     fleet: tuple[FleetHost, ...] = ()
     fleet_polled_at: float | None = None
     pruned_at: float | None = None
-    kept_book: str | None = None  # the alert book's text as last written to the history
-    kept: dict[str, HostSnapshot] = field(default_factory=dict)  # each `latest:HOST` written
 
 
 class Monitor:
@@ -64,7 +66,7 @@ class Monitor:
     def __init__(
         self,
         session: Session,
-        history: History,
+        history: History | Keeper,
         notifiers: Sequence[Notifier],
         log: Log,
         *,
@@ -74,7 +76,7 @@ class Monitor:
         prometheus: Path | None = None,
     ) -> None:
         self.session = session
-        self.history = history
+        self.keeper = history if isinstance(history, Keeper) else Keeper(history, log)
         self.notifiers = tuple(notifiers)
         self.log = log
         self.latest_path = latest_path
@@ -83,23 +85,20 @@ class Monitor:
         self.prometheus = prometheus
         alerts = session.config.alerts
         self.policy = AlertPolicy(repeat_interval_s=alerts.repeat_interval_s)
-        text = self.history.state(BOOK)
-        self.state = MonitorState(book=self._load_book(text), kept_book=text)
+        self.state = MonitorState(book=self.keeper.load_book())
+        self._failure: str | None = None  # the failing cycle's error, while it lasts
+        self._host = session.config.hostname or "localhost"
 
-    def _load_book(self, text: str | None) -> AlertBook:
-        if text is None:
-            return AlertBook()
-        try:
-            return decode_book(text, f"{self.history.path} ({BOOK})")
-        except ValueError as exc:
-            self.log.warning(f"{exc}; starting with an empty alert book")
-            return AlertBook()
+    @property
+    def history(self) -> History:
+        """The history file in use (a new one after a damaged one was moved aside)."""
+        return self.keeper.history
 
     def previous(self, host: str) -> HostSnapshot | None:
         """The last snapshot of `host` seen, from this run or the history (for events)."""
         if host in self.state.previous:
             return self.state.previous[host]
-        text = self.history.state(f"latest:{host}")
+        text = self.keeper.state(f"latest:{host}")
         if text is None:
             return None
         try:
@@ -116,13 +115,40 @@ class Monitor:
             self.state.fleet_polled_at = now
         return self.state.fleet
 
+    async def cycle(self) -> list[Delivery]:
+        """`step`, for the loop: a cycle that fails unexpectedly is logged in one line and sent
+        once as a CRITICAL alert (`CYCLE_KEY`) while it keeps failing; the daemon goes on."""
+        try:
+            deliveries = await self.step()
+        except Exception as exc:  # an unforeseen failure must not end the watch
+            return await self._cycle_failed(f"{type(exc).__name__}: {exc}")
+        if self._failure is not None:
+            self.log.info("daemon: cycles work again")
+            self._failure = None
+        return deliveries
+
+    async def _cycle_failed(self, text: str) -> list[Delivery]:
+        if text == self._failure:
+            return []
+        self._failure = text
+        self.log.error(
+            f"daemon: a cycle failed: {text} (a bug: please report it); "
+            "still running, trying again every period"
+        )
+        now = self.session.clock.now()
+        message = f"the monitoring cycle fails ({text}): nothing is watched until it works again"
+        alert = Alert(CYCLE_KEY, Health.CRITICAL, Subject.HOST, "nastui daemon", message, now)
+        return await self._tell([Notice(NoticeKind.FIRING, alert, now)], self._host)
+
     async def step(self) -> list[Delivery]:
         """One cycle; returns how the notices went (empty when there was nothing to say)."""
+        self.keeper.begin()
         snapshot = await self.session.poll()
+        self._host = snapshot.host
         now = self.session.clock.now()
         fleet = await self._poll_fleet(now)
-        acks = self.history.acks()
-        alerts: list[Alert] = list(snapshot.alerts)
+        acks = self.keeper.acks()
+        alerts: list[Alert] = [*snapshot.alerts, *self.keeper.alerts()]
         for host in fleet:
             alerts.extend(fleet_alerts(host, now))
         alerts = list(apply_alert_acks(alerts, acks, now))
@@ -144,17 +170,14 @@ class Monitor:
         text = dumps(local)
         self._remember(book if delivered else None, snapshots, now, {snapshot.host: text})
         self._publish(local, text)
+        self.keeper.end(now)
         return deliveries
 
     def _forget_acks(self, acks: Sequence[Acknowledgement], book: AlertBook, now: float) -> None:
         keep = {a.key for a in prune_alert_acks(acks, book, now)}
-        try:
-            for ack in acks:
-                if ack.key not in keep:
-                    self.history.remove_ack(ack.key)
-                    self.log.info(f"acknowledgement of {ack.key} lapsed")
-        except HistoryError as exc:
-            self.log.error(str(exc))
+        lapsed = [ack.key for ack in acks if ack.key not in keep]
+        for key in self.keeper.remove_acks(lapsed) if lapsed else ():
+            self.log.info(f"acknowledgement of {key} lapsed")
 
     async def _tell(self, notices: Sequence[Notice], local: str) -> list[Delivery]:
         by_host: dict[str, list[Notice]] = {}
@@ -172,7 +195,7 @@ class Monitor:
             for name, error in delivery.results:
                 if error is not None:
                     self.log.warning(f"alert to {name} not delivered: {error}")
-            self.history.log_notices(host, batch, delivery.describe())
+            self.keeper.log_notices(host, batch, delivery.describe())
             deliveries.append(delivery)
         return deliveries
 
@@ -185,39 +208,17 @@ class Monitor:
     ) -> None:
         """Write the book and each host's last snapshot when changed (`encoded`: host -> a
         snapshot's text already made), the history's rows, and prune once a day."""
-        try:
-            if book is not None:
-                self._keep_book(encode_book(book))
-                for current in snapshots:
-                    self._keep_latest(current, encoded)
-            for current in snapshots:
-                self.history.record(current)
-            if self.state.pruned_at is None or now - self.state.pruned_at >= PRUNE_EVERY_S:
-                self.history.prune(now, self.keep_days)
+        prune = None
+        if self.state.pruned_at is None or now - self.state.pruned_at >= PRUNE_EVERY_S:
+
+            def prune(history: History) -> None:
+                history.prune(now, self.keep_days)
                 self.state.pruned_at = now
-        except HistoryError as exc:
-            self.log.error(str(exc))
 
-    def _keep_book(self, text: str) -> None:
-        if text != self.state.kept_book:
-            self.history.put_state(BOOK, text)
-            self.state.kept_book = text
-
-    def _keep_latest(self, current: HostSnapshot, encoded: Mapping[str, str]) -> None:
-        if same_for_events(self.state.kept.get(current.host), current):
-            return
-        text = encoded.get(current.host) or dumps(current)
-        self.history.put_state(f"latest:{current.host}", text)
-        self.state.kept[current.host] = current
+        self.keeper.keep(book, snapshots, encoded, prune)
 
     def _publish(self, snapshot: HostSnapshot, text: str) -> None:
         if self.latest_path is not None:
-            try:
-                write_public(self.latest_path, text)
-            except OSError as exc:
-                self.log.error(f"latest snapshot {self.latest_path}: {exc}")
+            self.keeper.publish("latest snapshot", self.latest_path, text)
         if self.prometheus is not None:
-            try:
-                write_public(self.prometheus, render(snapshot))
-            except OSError as exc:
-                self.log.error(f"prometheus file {self.prometheus}: {exc}")
+            self.keeper.publish("prometheus file", self.prometheus, render(snapshot))

@@ -6,8 +6,12 @@
 - Loop: a `Monitor.step` every period (default: the pools interval, 10 s; each collector keeps
   its own schedule inside, so SMART is still read every few minutes and temperatures every
   30 s).
-- Way out: SIGTERM or SIGINT (exit 0), `--once` after one cycle, an internal error (exit 70,
-  logged in one line).
+- Way out: SIGTERM or SIGINT (exit 0), `--once` after one cycle, `--cycles N` after N.
+- What never stops it: storage (a full disk, a damaged or empty history file: see
+  `nastui.daemon.keeper`), and a cycle that fails for a reason nobody foresaw (an unexpected
+  line in /proc, a bug): that is logged in one line, sent once as a CRITICAL `daemon:cycle`
+  alert through the notifiers, and the next cycle tries again. Exiting would not help: under
+  `Restart=on-failure` a restart repeats the same failure, and meanwhile nothing is watched.
 """
 
 from __future__ import annotations
@@ -26,8 +30,9 @@ from nastui.collectors.latest import LATEST_FILE
 from nastui.config import Config
 from nastui.core.statefiles import state_dir
 from nastui.daemon.fanlog import Log
+from nastui.daemon.keeper import Keeper
 from nastui.daemon.monitor import Monitor
-from nastui.history.db import HISTORY_FILE, History, HistoryError
+from nastui.history.db import HISTORY_FILE, HistoryError
 from nastui.notify import notifiers_from
 from nastui.session import Source, open_or_explain
 
@@ -38,6 +43,7 @@ class DaemonOptions:
 
     Attributes:
         once: one cycle, then exit.
+        cycles: this many cycles, then exit.
         period: seconds between cycles (default: the configuration's `poll.pools`).
         notify: send notices (False: only log them).
         history: the history file (default: history.sqlite in the state directory).
@@ -46,6 +52,7 @@ class DaemonOptions:
     """
 
     once: bool = False
+    cycles: int | None = None
     period: float | None = None
     notify: bool = True
     history: Path | None = None
@@ -61,16 +68,16 @@ def run_daemon(
     if isinstance(session, int):
         return session
     state = state_dir(env, os.geteuid())
+    log = Log(out, env)
     try:
-        history = History.open(options.history or state / HISTORY_FILE)
+        keeper = Keeper.open(options.history or state / HISTORY_FILE, log)
     except HistoryError as exc:
         print(f"nastui: daemon: {exc}", file=err)
         return exits.EX_CANTCREAT
-    log = Log(out, env)
     notifiers = notifiers_from(session.config.alerts, env) if options.notify else []
     monitor = Monitor(
         session,
-        history,
+        keeper,
         notifiers,
         log,
         latest_path=state / LATEST_FILE,
@@ -80,10 +87,11 @@ def run_daemon(
     )
     period = options.period or session.config.poll.pools_s
     _start_lines(monitor, session.config, period, notify=options.notify)
+    cycles = 1 if options.once else options.cycles
     try:
-        return asyncio.run(serve(monitor, period, once=options.once))
+        return asyncio.run(serve(monitor, period, cycles=cycles))
     finally:
-        history.close()
+        monitor.history.close()
         if session.fleet is not None:
             session.fleet.close()
 
@@ -95,7 +103,7 @@ def _start_lines(monitor: Monitor, config: Config, period: float, *, notify: boo
     fleet = f", {hosts} fleet host{'' if hosts == 1 else 's'}" if hosts else ""
     log.info(
         f"daemon: pid {os.getpid()}, every {period:g} s{fleet}, configuration {source}, "
-        f"history {monitor.history.path}"
+        f"history {monitor.keeper.describe()}"
     )
     if not notify:
         log.info("alerts: --no-notify: logged, not sent")
@@ -108,8 +116,8 @@ def _start_lines(monitor: Monitor, config: Config, period: float, *, notify: boo
         log.info(f"alerts: {notifier.name}")
 
 
-async def serve(monitor: Monitor, period: float, *, once: bool = False) -> int:
-    """The loop, with SIGTERM/SIGINT to stop."""
+async def serve(monitor: Monitor, period: float, *, cycles: int | None = None) -> int:
+    """The loop, with SIGTERM/SIGINT to stop; `cycles`: stop after that many."""
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
 
@@ -119,19 +127,17 @@ async def serve(monitor: Monitor, period: float, *, once: bool = False) -> int:
 
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, on_stop, sig.name)
-    code = exits.OK
+    done = 0
     try:
         while not stop.is_set():
-            await monitor.step()
-            if once:
+            await monitor.cycle()
+            done += 1
+            if cycles is not None and done >= cycles:
                 break
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(stop.wait(), period)
-    except Exception as exc:
-        monitor.log.error(f"daemon: internal error: {type(exc).__name__}: {exc}")
-        code = exits.EX_SOFTWARE
     finally:
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.remove_signal_handler(sig)
-    monitor.log.info(f"daemon: stopped (exit {code})")
-    return code
+    monitor.log.info(f"daemon: stopped (exit {exits.OK})")
+    return exits.OK

@@ -5,17 +5,22 @@ journal rather than WAL: a WAL database cannot be read by a user who may not wri
 directory, and the TUI of an unprivileged operator must read the root daemon's history. Writes
 are a few small transactions every poll period, well within what a rollback journal handles.
 Every failure to open or use the file is a `HistoryError` with one line naming the file and the
-fix.
+fix, and its kind: FULL (no space: the daemon keeps what it could not write in memory and
+tries again), DAMAGED (a corrupt page: `nastui.history.salvage` moves the file aside) or OTHER.
+A writer notes when it found the file empty (0 bytes: SQLite silently makes a new database in
+it) so that the daemon can say so.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import sqlite3
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import NamedTuple
 
+from nastui.history.dirs import STATE_DIR_MODE, make_dir
 from nastui.history.record import (
     CounterChange,
     ScanRecord,
@@ -68,18 +73,48 @@ class LoggedNotice(NamedTuple):
     delivery: str
 
 
+FULL = "full"
+DAMAGED = "damaged"
+OTHER = "other"
+_DAMAGED_CODES = ("SQLITE_CORRUPT", "SQLITE_NOTADB")
+
+
 class HistoryError(Exception):
-    """The history file cannot be opened, read or written (one line, naming it and the fix)."""
+    """The history file cannot be opened, read or written (one line, naming it and the fix).
+
+    Attributes:
+        kind: FULL (no space left), DAMAGED (corrupt or not a database) or OTHER.
+        detail: SQLite's own words ("database disk image is malformed"), else the message.
+    """
+
+    def __init__(self, message: str, kind: str = OTHER, detail: str = "") -> None:
+        super().__init__(message)
+        self.kind = kind
+        self.detail = detail or message
 
 
-def _why(path: Path, exc: Exception) -> str:
+def _kind(exc: Exception) -> str:
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    if name == "SQLITE_FULL" or (isinstance(exc, OSError) and exc.errno == errno.ENOSPC):
+        return FULL
+    if name.startswith(_DAMAGED_CODES):
+        return DAMAGED
+    return OTHER
+
+
+def _error(path: Path, exc: Exception) -> HistoryError:
+    """The one-line `HistoryError` for an sqlite3 or OS error on `path`."""
     text = str(exc)
+    kind = _kind(exc)
+    if kind == FULL:
+        return HistoryError(f"history {path}: {text}: free space in {path.parent}", FULL)
+    if kind == DAMAGED:
+        what = "not a nastui history database" if "not a database" in text else "damaged"
+        return HistoryError(f"history {path}: {what} ({text}): move it aside", DAMAGED, text)
     if "readonly" in text or "unable to open" in text or isinstance(exc, OSError):
         hint = "run as root, or point NASTUI_STATE_DIR at a directory you may write"
-        return f"history {path}: cannot open or write it ({text}): {hint}"
-    if "not a database" in text or "malformed" in text:
-        return f"history {path}: not a nastui history database ({text}): move it aside"
-    return f"history {path}: {text}"
+        return HistoryError(f"history {path}: cannot open or write it ({text}): {hint}")
+    return HistoryError(f"history {path}: {text}")
 
 
 def _created(conn: sqlite3.Connection) -> sqlite3.Connection:
@@ -98,10 +133,12 @@ class History:
         self.path = path
         self._last_kept: dict[str, dict[str, tuple[float, float]]] = {}
         self._counters: dict[str, dict[tuple[str, str], int]] = {}
+        self.was_empty = False  # the file was there with 0 bytes: a new database was made in it
 
     @classmethod
     def open(cls, path: Path, *, readonly: bool = False) -> History:
         """Open (and for a writer create) the file. Raises `HistoryError`."""
+        was_empty = False
         try:
             if readonly:
                 if not path.exists():
@@ -113,15 +150,17 @@ class History:
                     check_same_thread=False,  # opened off the UI thread, then read on it
                 )
             else:
-                path.parent.mkdir(parents=True, exist_ok=True)
+                make_dir(path.parent, STATE_DIR_MODE)
+                was_empty = path.is_file() and path.stat().st_size == 0
                 conn = _created(sqlite3.connect(path, timeout=BUSY_TIMEOUT_S))
                 with contextlib.suppress(OSError):
                     path.chmod(0o644)  # the TUI of an unprivileged operator reads it
             history = cls(conn, path)
+            history.was_empty = was_empty
             history._check_schema()
             return history
         except (sqlite3.Error, OSError) as exc:
-            raise HistoryError(_why(path, exc)) from None
+            raise _error(path, exc) from None
 
     @classmethod
     def in_memory(cls) -> History:
@@ -147,19 +186,32 @@ class History:
         """Close the file."""
         self._conn.close()
 
+    def damage(self) -> str | None:
+        """What SQLite's quick check finds wrong with the file (its first line), or None when
+        it is sound. Reads every page once (a fraction of a second for 90 days of history)."""
+        try:
+            rows = self._conn.execute("PRAGMA quick_check(1)").fetchall()
+        except sqlite3.Error as exc:
+            return str(exc)
+        first = str(rows[0][0]) if rows else "no answer"
+        if first == "ok":
+            return None
+        lines = [line.strip() for line in first.splitlines()]
+        return "; ".join(line for line in lines if line and not line.startswith("***"))
+
     @contextlib.contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
         try:
             with self._conn:
                 yield self._conn
         except sqlite3.Error as exc:
-            raise HistoryError(_why(self.path, exc)) from None
+            raise _error(self.path, exc) from None
 
     def _query(self, sql: str, args: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
         try:
             return list(self._conn.execute(sql, args))
         except sqlite3.Error as exc:
-            raise HistoryError(_why(self.path, exc)) from None
+            raise _error(self.path, exc) from None
 
     # ------------------------------------------------------------------ the daemon's writes
 
@@ -248,6 +300,10 @@ class History:
         """A named piece of daemon state, if kept."""
         rows = self._query("SELECT text FROM state WHERE name = ?", (name,))
         return str(rows[0][0]) if rows else None
+
+    def states(self) -> dict[str, str]:
+        """Every named piece of daemon state kept (for carrying over to a new file)."""
+        return {str(n): str(t) for n, t in self._query("SELECT name, text FROM state")}
 
     def prune(self, now: float, keep_days: float) -> int:
         """Forget samples, counters and notices older than `keep_days`; rows removed."""

@@ -7,7 +7,9 @@
 - `btrfs replace` onto a fresh loop device, followed as a resilver to the end.
 
 Scrubs are slowed through /sys/fs/btrfs/UUID/devinfo/N/scrub_speed_max so the running state
-can be sampled (btrfs-progs refreshes its figures every 5 s). Loop devices and mounts are
+can be sampled (btrfs-progs refreshes its figures every 5 s). The replace is held at a crawl
+until a sample shows it running with its target marked (polled with a bound, however loaded the
+machine), then let go to finish: no sample can miss it. Loop devices and mounts are
 removed in the fixture's teardown whatever happens. Needs root, btrfs and loop (CI runs as root).
 """
 
@@ -17,7 +19,7 @@ import asyncio
 import os
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,6 +36,8 @@ pytestmark = pytest.mark.integration
 MIB = 2**20
 DATA_MIB = 192
 SLOW = "8m"  # bytes/s per device while a scan is being watched (btrfs refreshes every 5 s)
+CRAWL = "1m"  # a replace of DATA_MIB takes minutes at this speed: long enough to be seen
+UNLIMITED = "0"
 
 
 @dataclass
@@ -131,6 +135,17 @@ def follow(collector: PoolCollector, lab: Lab, kind: ScanKind, limit: float) -> 
     raise AssertionError(f"{kind.value} still running after {limit} s: {seen[-1].scan}")
 
 
+def until(collector: PoolCollector, lab: Lab, what: Callable[[Pool], bool], limit: float) -> Pool:
+    """Poll once a second until a sample satisfies `what` (or fail after `limit` s)."""
+    deadline = time.monotonic() + limit
+    pool = ours(collector, lab)
+    while not what(pool):
+        assert time.monotonic() < deadline, f"not seen within {limit} s: {pool.scan}"
+        time.sleep(1.0)
+        pool = ours(collector, lab)
+    return pool
+
+
 def running(seen: list[Pool], kind: ScanKind) -> list[ScanProgress]:
     return [
         p.scan
@@ -208,7 +223,15 @@ def test_corrupted_copy_is_corrected_by_the_scrub(lab: Lab) -> None:
 
 def test_replace_followed_as_a_resilver(lab: Lab) -> None:
     collector = PoolCollector(Path("/"), interval=0.0)
-    lab.speed(SLOW)
+    target = Path(lab.loops[2]).name
+
+    def marked(pool: Pool) -> bool:
+        return running([pool], ScanKind.REPLACE) != [] and any(
+            leaf.name == target and (leaf.note or "").startswith("(replace target")
+            for leaf in pool.root.leaves
+        )
+
+    lab.speed(CRAWL)
     subprocess.run(
         ["btrfs", "replace", "start", "-f", "2", lab.loops[2], str(lab.mnt)],
         check=True,
@@ -216,15 +239,10 @@ def test_replace_followed_as_a_resilver(lab: Lab) -> None:
         stderr=subprocess.DEVNULL,
         timeout=60,
     )
-    seen = follow(collector, lab, ScanKind.REPLACE, limit=180)
+    during = until(collector, lab, marked, limit=120)
+    lab.speed(UNLIMITED)
+    seen = [during, *follow(collector, lab, ScanKind.REPLACE, limit=180)]
     samples = running(seen, ScanKind.REPLACE)
-    assert samples, [p.scan for p in seen]
-    target = Path(lab.loops[2]).name
-    during = next(p for p in seen if p.scan in samples)
-    assert any(
-        leaf.name == target and (leaf.note or "").startswith("(replace target")
-        for leaf in during.root.leaves
-    )
     percents = [s.percent for s in samples if s.percent is not None]
     assert percents == sorted(percents)
     final = seen[-1]

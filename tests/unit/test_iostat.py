@@ -1,4 +1,5 @@
-"""I/O rates from /proc/diskstats counters, through psutil, under a fake root."""
+"""I/O rates from /proc/diskstats counters (parsed line by line, psutil left alone), under a
+fake root."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from pathlib import Path
 import psutil
 import pytest
 
-from nastui.collectors.iostat import IoSampler, read_counters
+from nastui.collectors.iostat import IoSampler, parse_diskstats, read_counters
 
 # Field layout of /proc/diskstats (Documentation/admin-guide/iostats.rst): major minor name,
 # reads completed, reads merged, sectors read, ms reading, writes completed, writes merged,
@@ -63,3 +64,26 @@ def test_missing_diskstats_is_none_and_psutil_is_left_as_found(tmp_path: Path) -
 def test_this_machine() -> None:
     counters = read_counters(Path("/"))
     assert counters is not None  # every Linux box has /proc/diskstats
+
+
+def test_a_line_not_understood_is_skipped_and_reported() -> None:
+    text = (
+        "   8       0 sda 70956 12642 4669682 55633 11724 62789 2183136 8265 0 11816 63899\n"
+        "   8      16 sdb 1 2 3 4 5 6 7 8 9 10 11 0 0 0 0 0 0\n"
+        "   8      32 sdc 1 2 x 4\n"  # not a number
+        "   8      48 sdd 1 2 3 4 5 6 7 8 9\n"  # a field count no kernel writes
+        "   3       1 hda1 10 20 30 40\n"  # a 2.6 partition line
+        "\n"
+    )
+    stats = parse_diskstats(text)
+    assert sorted(stats.counters) == ["hda1", "sda", "sdb"]
+    assert stats.counters["sda"].read_bytes == 4669682 * 512
+    assert stats.counters["sda"].busy_ms == 11816
+    assert stats.counters["hda1"].write_bytes == 40 * 512
+    assert stats.skipped == ("8      32 sdc 1 2 x 4", "8      48 sdd 1 2 3 4 5 6 7 8 9")
+
+
+def test_a_real_diskstats_parses_whole() -> None:
+    stats = parse_diskstats(Path("/proc/diskstats").read_text())
+    assert stats.skipped == ()
+    assert stats.counters
