@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from nastui.collectors import btrfs, zfs
+from nastui.collectors.btrfs import collector as btrfs
+from nastui.collectors.zfs import collector as zfs
 from tests.fakepools import FIXTURES, FakeTools, install, md_tree
 
 MDSTAT = (FIXTURES / "mdstat/riemann/example-12").read_text()

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from nastui.collectors.btrfs_pool import BtrfsFacts, btrfs_pool, merge_scrub, usable_size
-from nastui.collectors.btrfs_scrub import parse_scrub_status
-from nastui.collectors.btrfs_text import (
+from nastui.collectors.btrfs.pool import BtrfsFacts, btrfs_pool, merge_scrub, usable_size
+from nastui.collectors.btrfs.scrub import parse_scrub_status
+from nastui.collectors.btrfs.text import (
     parse_device_stats,
     parse_filesystem_show,
     parse_replace_status,

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from nastui.collectors import btrfs
-from nastui.collectors.btrfs import BtrfsCollector, parse_mountinfo
+from nastui.collectors.btrfs import collector as btrfs
+from nastui.collectors.btrfs.collector import BtrfsCollector, parse_mountinfo
 from nastui.collectors.sysfs import Mount
 from nastui.model import CollectorError, Pool, PoolState, ScanKind, ScanState
 from tests.fakepools import FIXTURES, FakeTools, install, write

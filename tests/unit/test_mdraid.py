@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from nastui.collectors.mdraid import MdSys, collect_md, md_pool, read_md_sys
-from nastui.collectors.mdraid_text import MdMember, parse_mdstat
+from nastui.collectors.md.collector import MdSys, collect_md, md_pool, read_md_sys
+from nastui.collectors.md.mdstat import MdMember, parse_mdstat
 from nastui.model import CollectorError, PoolState, ScanKind, ScanState
 from nastui.model.errors import ParseError
 from tests.fakepools import FIXTURES, md_tree

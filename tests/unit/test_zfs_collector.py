@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from nastui.collectors import zfs
-from nastui.collectors.zfs import ZfsCollector
+from nastui.collectors.zfs import collector as zfs
+from nastui.collectors.zfs.collector import ZfsCollector
 from nastui.model import CollectorError, PoolState, ScanKind
 from tests.fakepools import FIXTURES, FakeTools, install, transcript
 

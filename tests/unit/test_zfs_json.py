@@ -9,7 +9,7 @@ from collections.abc import Mapping
 
 import pytest
 
-from nastui.collectors.zfs_json import parse_zpool_status_json
+from nastui.collectors.zfs.json_status import parse_zpool_status_json
 from nastui.model import PoolState, ScanKind, ScanState
 from nastui.model.errors import ParseError
 from tests.fakepools import FIXTURES, transcript

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from nastui.collectors.zfs_scan import parse_scan
-from nastui.collectors.zfs_text import parse_zpool_status
+from nastui.collectors.zfs.scan import parse_scan
+from nastui.collectors.zfs.text import parse_zpool_status
 from nastui.model import Pool, PoolState, ScanKind, ScanState, Vdev
 from nastui.model.errors import ParseError
 from tests.fakepools import FIXTURES, transcript

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from nastui.collectors.mdraid_text import MdArray, MdMember, parse_mdstat
+from nastui.collectors.md.mdstat import MdArray, MdMember, parse_mdstat
 from nastui.collectors.sysfs import read_int, read_text
 from nastui.model import (
     CollectorError,

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from nastui.collectors.pools_parse import parse_size
-from nastui.collectors.zfs_text import GROUPS, group_kind, last_scrub
+from nastui.collectors.zfs.text import GROUPS, group_kind, last_scrub
 from nastui.core.scan import current_scan
 from nastui.model import Pool, PoolKind, PoolState, ScanKind, ScanProgress, ScanState, Vdev
 from nastui.model.errors import ParseError

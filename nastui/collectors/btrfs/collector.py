@@ -15,9 +15,9 @@ import asyncio
 from pathlib import Path
 
 from nastui.collectors import sysfs
-from nastui.collectors.btrfs_pool import BtrfsFacts, btrfs_pool, merge_scrub
-from nastui.collectors.btrfs_scrub import BtrfsScrub, parse_scrub_status
-from nastui.collectors.btrfs_text import (
+from nastui.collectors.btrfs.pool import BtrfsFacts, btrfs_pool, merge_scrub
+from nastui.collectors.btrfs.scrub import BtrfsScrub, parse_scrub_status
+from nastui.collectors.btrfs.text import (
     BtrfsFs,
     BtrfsReplace,
     parse_device_stats,

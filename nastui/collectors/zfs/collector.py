@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from nastui.collectors.runner import CommandResult, run
-from nastui.collectors.zfs_json import parse_zpool_status_json
-from nastui.collectors.zfs_list import COLUMNS, ListRow, parse_zfs_space, parse_zpool_list
-from nastui.collectors.zfs_text import parse_zpool_status
+from nastui.collectors.zfs.json_status import parse_zpool_status_json
+from nastui.collectors.zfs.lists import COLUMNS, ListRow, parse_zfs_space, parse_zpool_list
+from nastui.collectors.zfs.text import parse_zpool_status
 from nastui.model import CollectorError, Pool
 from nastui.model.errors import ParseError
 
@@ -47,7 +47,7 @@ def status_text_argv() -> tuple[str, ...]:
 
 
 def list_argv() -> tuple[str, ...]:
-    """`zpool list` without header, exact numbers, the columns `zfs_list.COLUMNS`."""
+    """`zpool list` without header, exact numbers, the columns `lists.COLUMNS`."""
     return ("zpool", "list", "-Hp", "-o", ",".join(COLUMNS))
 
 

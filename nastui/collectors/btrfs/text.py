@@ -1,5 +1,5 @@
 """btrfs-progs text: `filesystem show`, `device stats` and `replace status -1` (pure); `scrub
-status` in its three shapes is `nastui.collectors.btrfs_scrub`. btrfs-progs 6.2 has no JSON for
+status` in its three shapes is `nastui.collectors.btrfs.scrub`. btrfs-progs 6.2 has no JSON for
 any of these.
 """
 

@@ -5,7 +5,7 @@ continuation lines, the `config:` tree of vdevs with their state, READ/WRITE/CKS
 and notes, and `errors:` with the permanent-error file list. The tree's depth comes from the
 indentation (two columns per level, tabs at 8), so `replacing-N`, `spare-N`, dRAID and the
 special/dedup/logs/cache/spares groups all come out as the same nested `Vdev`s. Space comes
-from `zpool list` (see `zfs_list`); this parser leaves it unknown.
+from `zpool list` (see `lists`); this parser leaves it unknown.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from nastui.collectors.pools_parse import numbered, parse_count
-from nastui.collectors.zfs_scan import parse_scan
+from nastui.collectors.zfs.scan import parse_scan
 from nastui.core.scan import current_scan
 from nastui.model import Pool, PoolKind, PoolState, ScanKind, ScanProgress, ScanState, Vdev
 from nastui.model.errors import ParseError

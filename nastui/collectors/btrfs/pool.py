@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from nastui.collectors.btrfs_scrub import BtrfsScrub
-from nastui.collectors.btrfs_text import BtrfsDevice, BtrfsFs, BtrfsReplace
+from nastui.collectors.btrfs.scrub import BtrfsScrub
+from nastui.collectors.btrfs.text import BtrfsDevice, BtrfsFs, BtrfsReplace
 from nastui.collectors.pools_parse import percent_of
 from nastui.core.scan import current_scan
 from nastui.model import Pool, PoolKind, PoolState, ScanKind, ScanProgress, ScanState, Vdev
