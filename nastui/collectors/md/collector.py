@@ -5,7 +5,10 @@ say: `sync_action` (tells a repair from a resync), `sync_completed` in exact sec
 `mismatch_cnt` (what a check found), `degraded`, `array_state` and each member's state and
 read-error count. Nothing here needs root; `mdadm` is not run.
 
-md keeps no record of when a check last completed, so `last_scrub` stays None here.
+md keeps no record of when a check last completed, so `last_scrub` stays None here. An IMSM/DDF
+container (always "inactive", every disk "(S)") is shown as the set of disks it is, ONLINE: its
+volumes are the arrays that can be degraded. Lines of /proc/mdstat that were not understood are
+the pool's `notes`; lines before any array are one `CollectorError` each.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from nastui.collectors.md.mdstat import MdArray, MdMember, parse_mdstat
+from nastui.collectors.md.mdstat import MdArray, MdMember, parse_mdstat_report
 from nastui.collectors.sysfs import read_int, read_text
 from nastui.model import (
     CollectorError,
@@ -26,7 +29,6 @@ from nastui.model import (
     ScanState,
     Vdev,
 )
-from nastui.model.errors import ParseError
 
 SOURCE = "mdraid"
 _KINDS = {
@@ -40,6 +42,7 @@ _KINDS = {
 # Sample: 1569888 / 2093056
 _COMPLETED = re.compile(r"^(?P<done>\d+)\s*/\s*(?P<total>\d+)$")
 _FLAG_NOTES = {"W": "write-mostly", "R": "(replacement)", "J": "journal"}
+_NOT_IN_SLOT = frozenset("FSRJ")  # faulty, spare, replacement, journal: not holding a slot
 
 
 @dataclass(frozen=True)
@@ -98,12 +101,15 @@ def read_md_sys(root: Path, name: str) -> MdSys:
 
 
 def _state(array: MdArray, sys: MdSys) -> PoolState:
+    if array.container:
+        return PoolState.ONLINE
     if sys.array_state == "broken":
         return PoolState.FAULTED
     if not array.active or sys.array_state == "inactive":
         return PoolState.UNAVAIL
     missing = (array.raid_disks or 0) - (array.working or 0)
-    if missing > 0 or (sys.degraded or 0) > 0:
+    failed = any("F" in m.flags for m in array.members)
+    if missing > 0 or (sys.degraded or 0) > 0 or "_" in (array.status or "") or failed:
         return PoolState.DEGRADED
     return PoolState.ONLINE
 
@@ -115,22 +121,32 @@ def _leaf(member: MdMember, sys: MdSys, catching_up: str | None) -> Vdev:
     elif "S" in member.flags:
         state, note = PoolState.AVAIL, None
     else:
-        state = PoolState.ONLINE
+        waiting = catching_up is not None and "waiting" in catching_up
+        state = PoolState.DEGRADED if waiting else PoolState.ONLINE
         notes = [_FLAG_NOTES[f] for f in member.flags if f in _FLAG_NOTES]
         note = catching_up or " ".join(notes) or None
     return Vdev(member.dev, "disk", state, sys.member_errors.get(member.dev), note=note)
 
 
 def _catching_up(array: MdArray, sys: MdSys, working: list[MdMember]) -> set[str]:
-    """Members present but not in sync: sysfs says so, or (mdstat alone) during a recovery the
-    ones the kernel numbers past the last slot, which it gives to devices added later."""
-    present = [m for m in working if not m.flags]
+    """Members present but not in sync. sysfs says so when it is there; from mdstat alone:
+    during a `mdadm --replace` the (R) members, else, while a recovery runs or waits
+    (resync=DELAYED), the members the kernel numbers past the last slot (it gives those numbers
+    to devices added later), when there are exactly as many as [UU_] has gaps."""
+    present = [m for m in working if not set(m.flags) & set("FS")]
     if sys.member_states:
         return {m.dev for m in present if "in_sync" not in sys.member_states.get(m.dev, "in_sync")}
-    disks = array.raid_disks or 0
-    if array.progress is None or array.progress.action != "recovery" or not disks:
+    progress, disks = array.progress, array.raid_disks or 0
+    if progress is None or not disks:
         return set()
-    return {m.dev for m in present if m.index >= disks}
+    replacements = {m.dev for m in present if "R" in m.flags}
+    if replacements:
+        return replacements
+    if progress.action != "recovery" and not progress.waiting:
+        return set()
+    later = {m.dev for m in present if not m.flags and m.index >= disks}
+    gaps = (array.status or "").count("_")
+    return later if array.status is None or len(later) == gaps else set()
 
 
 def _members(array: MdArray, sys: MdSys) -> tuple[tuple[Vdev, ...], tuple[Vdev, ...]]:
@@ -143,14 +159,13 @@ def _members(array: MdArray, sys: MdSys) -> tuple[tuple[Vdev, ...], tuple[Vdev, 
     spares = [m for m in members if "S" in m.flags and array.active]
     working = [m for m in members if m not in spares]
     behind = _catching_up(array, sys, working)
-    note = "(recovering)" if array.progress and array.progress.action == "recovery" else None
-    leaves = [
-        _leaf(m, sys, (note or "(not in sync)") if m.dev in behind else None) for m in working
-    ]
-    present = sum(1 for m in working if not m.flags)
-    missing = max(0, (array.raid_disks or 0) - present)
+    note = _behind_note(array)
+    leaves = [_leaf(m, sys, note if m.dev in behind else None) for m in working]
+    present = sum(1 for m in working if not set(m.flags) & _NOT_IN_SLOT)
+    failed = sum(1 for m in working if "F" in m.flags)
+    missing = max(0, (array.raid_disks or 0) - present - failed)  # a failed member is its gap
     gaps = [i for i, c in enumerate(array.status or "") if c == "_"]
-    named = len(gaps) == missing + len(behind)
+    named = len(gaps) == missing + len(behind) and not failed
     holes = (
         [
             Vdev(
@@ -167,7 +182,21 @@ def _members(array: MdArray, sys: MdSys) -> tuple[tuple[Vdev, ...], tuple[Vdev, 
     return tuple(leaves + holes), tuple(_leaf(m, sys, None) for m in spares)
 
 
+def _behind_note(array: MdArray) -> str:
+    """What a member that is not in sync is doing."""
+    progress = array.progress
+    if progress is not None and progress.waiting:
+        return f"(waiting to rebuild: {progress.action}=DELAYED)"
+    if progress is not None and progress.action == "recovery":
+        return "(recovering)"
+    return "(not in sync)"
+
+
 def _tree(array: MdArray, sys: MdSys, state: PoolState) -> Vdev:
+    if array.container:
+        disks = tuple(Vdev(m.dev, "disk", PoolState.ONLINE) for m in array.members)
+        group = Vdev("container", "container", PoolState.ONLINE, children=disks)
+        return Vdev(array.name, "root", state, children=(group,))
     members, spares = _members(array, sys)
     level = array.level or "unknown"
     group_state = PoolState.ONLINE if state is PoolState.ONLINE else state
@@ -208,12 +237,15 @@ def _scan(array: MdArray, sys: MdSys) -> ScanProgress | None:
 
 
 def _status_text(array: MdArray, state: PoolState) -> str | None:
+    if array.container:
+        return None  # a container holds disks; its volumes say whether they are degraded
     if state is PoolState.UNAVAIL:
         return f"{array.name} is inactive: assembled but not started (members missing?)."
     if state is PoolState.FAULTED:
         return f"{array.name} is broken: a member it cannot run without is gone."
     if state is PoolState.DEGRADED:
         missing = (array.raid_disks or 0) - (array.working or 0)
+        missing = missing if missing > 0 else (array.status or "").count("_")
         of = f"{missing} of {array.raid_disks} devices missing" if missing > 0 else "degraded"
         return f"{array.name} is degraded: {of}; replace the failed device and let it recover."
     return None
@@ -231,6 +263,7 @@ def md_pool(array: MdArray, sys: MdSys) -> Pool:
         scan=_scan(array, sys),
         status_text=_status_text(array, state),
         uuid=sys.uuid,
+        notes=tuple(array.notes),
     )
 
 
@@ -239,8 +272,6 @@ def collect_md(root: Path = Path("/")) -> tuple[tuple[Pool, ...], tuple[Collecto
     text = read_text(root / "proc/mdstat")
     if text is None:
         return (), ()
-    try:
-        arrays = parse_mdstat(text)
-    except ParseError as exc:
-        return (), (CollectorError(SOURCE, str(exc)),)
-    return tuple(md_pool(a, read_md_sys(root, a.name)) for a in arrays), ()
+    arrays, stray = parse_mdstat_report(text)
+    errors = tuple(CollectorError(SOURCE, line) for line in stray)
+    return tuple(md_pool(a, read_md_sys(root, a.name)) for a in arrays), errors

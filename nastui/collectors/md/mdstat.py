@@ -4,7 +4,11 @@ Per array: the header line (name, active/inactive, read-only marks, level, membe
 descriptor numbers and (F)aulty/(S)pare/(W)rite-mostly/(R)eplacement/(J)ournal flags), the
 blocks line ([n/m] [UU_]), and optionally a progress line (resync, recovery, check, repair,
 reshape with percent, position, finish and speed) or "resync=DELAYED"/"PENDING". The kernel
-counts blocks and positions in KiB.
+counts blocks and positions in KiB. An external-metadata container (Intel IMSM, DDF: "inactive"
+with every disk "(S)" and "super external:imsm") is marked as one: it never runs by itself.
+
+Degrade, never drop: a line or member this parser does not know becomes a note on the array it
+belongs to (or, before any array, on the report) and the rest is kept.
 """
 
 from __future__ import annotations
@@ -12,8 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from nastui.collectors.pools_parse import numbered
-from nastui.model.errors import ParseError
+from nastui.collectors.pools_parse import note, numbered
 
 WHAT = "/proc/mdstat"
 LEVELS = frozenset(
@@ -37,11 +40,16 @@ _BLOCKS = re.compile(
     r"(?:\s*\[(?P<disks>\d+)/(?P<working>\d+)\]\s*\[(?P<status>[U_]+)\])?$"
 )
 # Sample: [==>.....]  recovery = 12.6% (37043392/292945152) finish=127.5min speed=33440K/sec
+# Sample: [>....................]  recovery =  0.4%
 _PROGRESS = re.compile(
     r"^(?:\[[=>.]*\]\s*)?(?P<action>resync|recovery|check|repair|reshape)\s*=\s*"
-    r"(?P<pct>[\d.]+)%\s*\((?P<done>\d+)/(?P<total>\d+)\)"
+    r"(?P<pct>[\d.]+)%(?:\s*\((?P<done>\d+)/(?P<total>\d+)\))?"
     r"(?:\s*finish=(?P<finish>[\d.]+)min)?(?:\s*speed=(?P<speed>\d+)K/sec)?$"
 )
+# Sample: 5288 blocks super external:imsm     7932 blocks super external:ddf
+_CONTAINER = re.compile(r"\bsuper external:(?:imsm|ddf)\b")
+# Sample: read_ahead 1024 sectors   (kernel 2.4)
+_READ_AHEAD = re.compile(r"^read_ahead\s")
 # Sample: resync=DELAYED      resync=PENDING
 _WAITING = re.compile(
     r"^(?P<action>resync|recovery|check|repair|reshape)\s*=\s*(?:DELAYED|PENDING)$"
@@ -104,6 +112,8 @@ class MdArray:
         raid_disks, working: the [n/m] counts, when printed.
         status: the [UU_] string, when printed.
         progress: what is running or waiting, if anything.
+        container: an external-metadata container (IMSM/DDF): its disks, not an array.
+        notes: lines under it that were not understood, one each.
     """
 
     name: str
@@ -116,42 +126,45 @@ class MdArray:
     working: int | None = None
     status: str | None = None
     progress: MdProgress | None = None
+    container: bool = False
+    notes: list[str] = field(default_factory=list)
 
 
 def _array(line_no: int, line: str, match: re.Match[str]) -> MdArray:
     tokens = match["rest"].split()
     level = tokens.pop(0) if tokens and tokens[0] in LEVELS else None
-    members = []
-    for token in tokens:
-        member = _MEMBER.match(token)
-        if member is None:
-            raise ParseError(WHAT, f"unexpected member {token!r}", line_no, line)
-        flags = member["flags"].replace("(", "").replace(")", "")
-        members.append(MdMember(member["dev"], int(member["index"]), flags))
-    return MdArray(
+    array = MdArray(
         name=match["name"],
         active=match["active"] == "active",
         read_only="read-only" in match["marks"],
         level=level,
-        members=members,
     )
+    for token in tokens:
+        member = _MEMBER.match(token)
+        if member is None:
+            array.notes.append(note(WHAT, f"unexpected member {token!r}", line_no, line))
+            continue
+        flags = member["flags"].replace("(", "").replace(")", "")
+        array.members.append(MdMember(member["dev"], int(member["index"]), flags))
+    return array
 
 
 def _progress(match: re.Match[str]) -> MdProgress:
     return MdProgress(
         action=match["action"],
         percent=float(match["pct"]),
-        done_kib=int(match["done"]),
-        total_kib=int(match["total"]),
+        done_kib=int(match["done"]) if match["done"] else None,
+        total_kib=int(match["total"]) if match["total"] else None,
         finish_s=float(match["finish"]) * 60 if match["finish"] else None,
         speed_kib_s=int(match["speed"]) if match["speed"] else None,
     )
 
 
 def _detail(array: MdArray, line_no: int, line: str) -> None:
-    """Apply one of the lines under an array's header."""
+    """Apply one of the lines under an array's header (or note it)."""
     if (blocks := _BLOCKS.match(line)) is not None:
         array.blocks = int(blocks["blocks"])
+        array.container = bool(_CONTAINER.search(blocks["rest"])) and not array.active
         if blocks["disks"] is not None:
             array.raid_disks, array.working = int(blocks["disks"]), int(blocks["working"])
             array.status = blocks["status"]
@@ -160,24 +173,29 @@ def _detail(array: MdArray, line_no: int, line: str) -> None:
     elif (waiting := _WAITING.match(line)) is not None:
         array.progress = MdProgress(waiting["action"], waiting=True)
     elif not _BITMAP.match(line):
-        raise ParseError(WHAT, "unexpected line", line_no, line)
+        array.notes.append(note(WHAT, "unexpected line", line_no, line))
 
 
-def parse_mdstat(text: str) -> list[MdArray]:
-    """Every array in /proc/mdstat, in the order listed.
-
-    Raises:
-        ParseError: a line that is none of the known kinds, naming it.
-    """
+def parse_mdstat_report(text: str) -> tuple[list[MdArray], list[str]]:
+    """Every array in /proc/mdstat, in the order listed, and notes for lines met before any
+    array (lines under an array that were not understood are in its `notes`). Never raises."""
     arrays: list[MdArray] = []
+    stray: list[str] = []
     for line_no, raw in numbered(text):
         line = raw.strip()
         if not line or _PERSONALITIES.match(line) or _UNUSED.match(line):
+            continue
+        if _READ_AHEAD.match(line):
             continue
         if (match := _ARRAY.match(line)) is not None:
             arrays.append(_array(line_no, line, match))
         elif arrays:
             _detail(arrays[-1], line_no, line)
         else:
-            raise ParseError(WHAT, "unexpected line before any array", line_no, raw)
-    return arrays
+            stray.append(note(WHAT, "unexpected line before any array", line_no, raw))
+    return arrays, stray
+
+
+def parse_mdstat(text: str) -> list[MdArray]:
+    """Every array in /proc/mdstat (see `parse_mdstat_report`); never raises."""
+    return parse_mdstat_report(text)[0]
