@@ -113,7 +113,13 @@ def test_rebuild_is_a_resilver() -> None:
     )
 
 
-@pytest.mark.parametrize("text", ["", "[]", "{}", '{"pools": 3}', '{"pools": {"t": {}}}'])
+@pytest.mark.parametrize("text", ["", "[]", "{}", '{"pools": 3}'])
 def test_not_zpool_json(text: str) -> None:
     with pytest.raises(ParseError):
         parse_zpool_status_json(text)
+
+
+def test_unreadable_pool_entry_is_kept_with_a_note() -> None:
+    (pool,) = parse_zpool_status_json('{"pools": {"t": {"name": "t", "state": "DEGRADED"}}}')
+    assert (pool.name, pool.state) == ("t", PoolState.DEGRADED)
+    assert pool.notes == ("zpool status -j: pool t: no root vdev for pool t",)

@@ -6,7 +6,9 @@ each is mounted. For a mounted one, `btrfs device stats`, `btrfs scrub status --
 unmounted filesystem is listed only when devices are missing (a pool that could not mount);
 a complete unmounted one (a backup disk on the shelf) is none of nastui's business.
 
-btrfs-progs needs root for all of this; without it, one `CollectorError` line says so.
+btrfs-progs needs root for all of this; without it, one `CollectorError` line says so. Output
+that is not understood never drops a filesystem: the lines become the pool's `notes` (or, before
+any filesystem in `filesystem show`, one `CollectorError` each).
 """
 
 from __future__ import annotations
@@ -20,8 +22,8 @@ from nastui.collectors.btrfs.scrub import BtrfsScrub, parse_scrub_status
 from nastui.collectors.btrfs.text import (
     BtrfsFs,
     BtrfsReplace,
-    parse_device_stats,
-    parse_filesystem_show,
+    parse_device_stats_report,
+    parse_filesystem_show_report,
     parse_replace_status,
 )
 from nastui.collectors.runner import CommandResult, run
@@ -117,28 +119,29 @@ class BtrfsCollector:
             self._run(replace_argv(where)),
         )
         replaced: BtrfsReplace | None = None
+        notes: list[str] = []
         if replace.ok:
-            replaced = parse_replace_status(replace.stdout, now)
+            try:
+                replaced = parse_replace_status(replace.stdout, now)
+            except ParseError as exc:
+                notes.append(str(exc))
+        counters, stat_notes = parse_device_stats_report(stats.stdout)
         return BtrfsFacts(
             mountpoint=where,
             degraded_mount="degraded" in mount.options.split(","),
-            stats=parse_device_stats(stats.stdout) if stats.stdout.strip() else {},
+            stats=counters,
             scrub=merge_scrub(_parse_scrub(human), _parse_scrub(raw)),
             replace=replaced,
             profile=profile,
             sectorsize=sectorsize,
+            notes=(*stat_notes, *notes),
         )
 
-    async def _pool(
-        self, fs: BtrfsFs, mounts: list[Mount], now: float
-    ) -> Pool | CollectorError | None:
+    async def _pool(self, fs: BtrfsFs, mounts: list[Mount], now: float) -> Pool | None:
         mount = mount_of(fs, mounts, self._root)
         if mount is None and fs.missing_count == 0:
             return None
-        try:
-            return btrfs_pool(fs, await self._facts(fs, mount, now))
-        except ParseError as exc:
-            return CollectorError(f"{SOURCE}:{fs.label or fs.uuid}", str(exc))
+        return btrfs_pool(fs, await self._facts(fs, mount, now))
 
     async def collect(self, now: float) -> tuple[tuple[Pool, ...], tuple[CollectorError, ...]]:
         """Every btrfs pool worth showing, and one line per failure; never raises."""
@@ -149,12 +152,8 @@ class BtrfsCollector:
             return (), (CollectorError(SOURCE, NEEDS_ROOT),)
         if not show.ok and not show.stdout.strip():
             return (), (CollectorError(SOURCE, f"btrfs filesystem show failed: {show.describe()}"),)
-        try:
-            filesystems = parse_filesystem_show(show.stdout)
-        except ParseError as exc:
-            return (), (CollectorError(SOURCE, str(exc)),)
+        filesystems, stray = parse_filesystem_show_report(show.stdout)
         mounts = parse_mountinfo(read_text(self._root / "proc/self/mountinfo") or "")
         results = await asyncio.gather(*(self._pool(fs, mounts, now) for fs in filesystems))
-        pools = tuple(r for r in results if isinstance(r, Pool))
-        errors = tuple(r for r in results if isinstance(r, CollectorError))
-        return pools, errors
+        pools = tuple(r for r in results if r is not None)
+        return pools, tuple(CollectorError(SOURCE, line) for line in stray)

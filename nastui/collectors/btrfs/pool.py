@@ -46,6 +46,7 @@ class BtrfsFacts:
         replace: the replace record.
         profile: the data profile ("raid1"; "raid1+single" while converting), if known.
         sectorsize: bytes per sector (scrub counts errors in sectors).
+        notes: lines of the tools' output that were not understood, one each.
     """
 
     mountpoint: str | None = None
@@ -55,6 +56,7 @@ class BtrfsFacts:
     replace: BtrfsReplace | None = None
     profile: str | None = None
     sectorsize: int = 4096
+    notes: tuple[str, ...] = ()
 
 
 def merge_scrub(human: BtrfsScrub | None, raw: BtrfsScrub | None) -> BtrfsScrub | None:
@@ -64,6 +66,7 @@ def merge_scrub(human: BtrfsScrub | None, raw: BtrfsScrub | None) -> BtrfsScrub 
     human.counters.update(raw.counters)
     if raw.bytes_done is not None:
         human.bytes_done = raw.bytes_done
+    human.notes = [*human.notes, *(n for n in raw.notes if n not in human.notes)]
     return human
 
 
@@ -211,4 +214,5 @@ def btrfs_pool(fs: BtrfsFs, facts: BtrfsFacts) -> Pool:
         status_text=_status_text(fs, facts, scrub),
         uuid=fs.uuid,
         mountpoint=facts.mountpoint,
+        notes=(*fs.notes, *facts.notes, *(facts.scrub.notes if facts.scrub else ())),
     )

@@ -1,6 +1,7 @@
 """btrfs-progs text: `filesystem show`, `device stats` and `replace status -1` (pure); `scrub
 status` in its three shapes is `nastui.collectors.btrfs.scrub`. btrfs-progs 6.2 has no JSON for
-any of these.
+any of these. `filesystem show` and `device stats` degrade: a line they do not know is a note
+(on the filesystem it appears in, or on the report) and the rest is kept.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 
 from nastui.collectors.pools_parse import (
+    note,
     numbered,
     parse_day_month,
     parse_size,
@@ -66,6 +68,7 @@ class BtrfsFs:
     devices: list[BtrfsDevice] = field(default_factory=list)
     some_missing: bool = False
     warned_missing: list[int] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def missing_count(self) -> int:
@@ -106,49 +109,59 @@ def _fs_line(fs: BtrfsFs, line: str) -> bool:
     return True
 
 
-def parse_filesystem_show(text: str) -> list[BtrfsFs]:
+def parse_filesystem_show_report(text: str) -> tuple[list[BtrfsFs], list[str]]:
     """Every filesystem of `btrfs filesystem show [--raw]`, with "warning, device N is missing"
-    lines (stderr, when captured together) attached to the filesystem that follows them.
-
-    Raises:
-        ParseError: a line of no known kind.
-    """
+    lines (stderr, when captured together) attached to the filesystem that follows them, and
+    notes for lines before any filesystem (lines inside one it does not know are its `notes`).
+    Never raises."""
     found: list[BtrfsFs] = []
     warned: list[int] = []
+    stray: list[str] = []
     for line_no, raw in numbered(text):
         line = raw.strip()
+        if not line or _NOISE.match(line):
+            continue
         try:
-            if not line or _NOISE.match(line):
-                continue
             if (label := _LABEL.match(line)) is not None:
                 found.append(BtrfsFs(label["label"], label["uuid"], warned_missing=warned))
                 warned = []
             elif (warning := _WARNING.match(line)) is not None:
                 warned.append(int(warning["devid"]))
             elif not found or not _fs_line(found[-1], line):
-                raise ParseError("btrfs filesystem show", "unexpected line", line_no, raw)
+                (found[-1].notes if found else stray).append(
+                    note("btrfs filesystem show", "unexpected line", line_no, raw)
+                )
         except ValueError as exc:
-            if isinstance(exc, ParseError):
-                raise
-            raise ParseError("btrfs filesystem show", str(exc), line_no, raw) from exc
-    return found
+            (found[-1].notes if found else stray).append(
+                note("btrfs filesystem show", str(exc), line_no, raw)
+            )
+    return found, stray
 
 
-def parse_device_stats(text: str) -> dict[str, dict[str, int]]:
-    """`btrfs device stats`: device path -> counter name -> value.
+def parse_filesystem_show(text: str) -> list[BtrfsFs]:
+    """Every filesystem of `btrfs filesystem show` (see `parse_filesystem_show_report`)."""
+    return parse_filesystem_show_report(text)[0]
 
-    Raises:
-        ParseError: a line that is not "[path].counter value".
-    """
+
+def parse_device_stats_report(text: str) -> tuple[dict[str, dict[str, int]], list[str]]:
+    """`btrfs device stats`: device path -> counter name -> value, and a note per line that is
+    not "[path].counter value". Never raises."""
     stats: dict[str, dict[str, int]] = {}
+    notes: list[str] = []
     for line_no, raw in numbered(text):
         if not raw.strip():
             continue
         match = _STAT.match(raw.strip())
         if match is None:
-            raise ParseError("btrfs device stats", "unexpected line", line_no, raw)
+            notes.append(note("btrfs device stats", "unexpected line", line_no, raw))
+            continue
         stats.setdefault(match["path"], {})[match["name"]] = int(match["value"])
-    return stats
+    return stats, notes
+
+
+def parse_device_stats(text: str) -> dict[str, dict[str, int]]:
+    """`btrfs device stats` (see `parse_device_stats_report`)."""
+    return parse_device_stats_report(text)[0]
 
 
 @dataclass(frozen=True, slots=True)

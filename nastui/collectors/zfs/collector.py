@@ -18,7 +18,7 @@ from typing import TypeVar
 from nastui.collectors.runner import CommandResult, run
 from nastui.collectors.zfs.json_status import parse_zpool_status_json
 from nastui.collectors.zfs.lists import COLUMNS, ListRow, parse_zfs_space, parse_zpool_list
-from nastui.collectors.zfs.text import parse_zpool_status
+from nastui.collectors.zfs.text import parse_zpool_status_report
 from nastui.model import CollectorError, Pool
 from nastui.model.errors import ParseError
 
@@ -135,10 +135,8 @@ class ZfsCollector:
         result = await run(status_text_argv(), timeout=self._timeout)
         if (error := failure(result)) is not None:
             return (), error
-        try:
-            return parse_zpool_status(result.stdout), None
-        except ParseError as exc:
-            return (), CollectorError(SOURCE, str(exc))
+        pools, stray = parse_zpool_status_report(result.stdout)
+        return pools, CollectorError(SOURCE, "; ".join(stray)) if stray else None
 
     async def _table(
         self, argv: tuple[str, ...], parse: Callable[[str], dict[str, T]], what: str

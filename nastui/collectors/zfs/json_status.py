@@ -204,7 +204,7 @@ def _pool(name: str, pool: Mapping[str, Any], now: float | None) -> Pool:
         state=_state(pool.get("state")),
         root=_tree(pool, name),
         scan=scan,
-        last_scrub=last_scrub(scan),
+        last_scrub=last_scrub(scans),
         error_files=_files(pool),
         status_text=(f"{status} Action: {action}" if action else status) if status else None,
         uuid=str(pool["guid"]) if "guid" in pool else None,
@@ -212,15 +212,38 @@ def _pool(name: str, pool: Mapping[str, Any], now: float | None) -> Pool:
     )
 
 
+def _kept(name: str, pool: Any, reason: str) -> Pool:
+    """A pool whose entry did not read: its name and state, and a note saying why."""
+    entry = pool if isinstance(pool, Mapping) else {}
+    state = _state(entry.get("state"))
+    return Pool(
+        name=str(entry.get("name", name)),
+        kind=PoolKind.ZFS,
+        state=state,
+        root=Vdev(str(name), "root", state),
+        notes=(f"{WHAT}: pool {name}: {reason}",),
+    )
+
+
+def _read(name: str, pool: Any, now: float | None) -> Pool:
+    try:
+        if not isinstance(pool, Mapping):
+            raise ValueError("not an object")
+        return _pool(name, pool, now)
+    except (ValueError, AttributeError, TypeError) as exc:
+        return _kept(name, pool, str(exc))
+
+
 def parse_zpool_status_json(text: str, now: float | None = None) -> tuple[Pool, ...]:
-    """Every pool in `zpool status -j` output.
+    """Every pool in `zpool status -j` output; a pool whose entry does not read is kept with
+    its name and state and a note saying why.
 
     Args:
         text: the JSON document.
         now: Unix time of the run, to turn the pass counters into the tool's issue rate.
 
     Raises:
-        ParseError: not JSON, or not shaped like `zpool status -j` output.
+        ParseError: not JSON, or no "pools" object (the text parser is used instead).
     """
     try:
         document = json.loads(text)
@@ -229,7 +252,4 @@ def parse_zpool_status_json(text: str, now: float | None = None) -> tuple[Pool, 
     pools = document.get("pools") if isinstance(document, dict) else None
     if not isinstance(pools, dict):
         raise ParseError(WHAT, 'no "pools" object')
-    try:
-        return tuple(_pool(name, pool, now) for name, pool in pools.items())
-    except (ValueError, AttributeError, TypeError) as exc:
-        raise ParseError(WHAT, str(exc)) from exc
+    return tuple(_read(str(name), pool, now) for name, pool in pools.items())

@@ -10,7 +10,9 @@ Every format OpenZFS has printed, from the oldest to 2.3:
   and the Solaris-era " scrub: resilver in progress, 0.14% done, 0h0m to go".
 
 Sizes in these lines are rounded to three digits by the tool, so bytes done are taken as the
-printed percentage of the printed total, which is finer than the rounded "issued" figure.
+printed percentage of the printed total, which is finer than the rounded "issued" figure. The
+tool's own "to go" is kept as `reported_eta_seconds` (nastui's smoothed estimate replaces
+`eta_seconds` later). Given a `notes` list, a line no version prints is noted there and skipped.
 """
 
 from __future__ import annotations
@@ -137,7 +139,7 @@ def _ended(line: str) -> ScanProgress | None:
     return None
 
 
-def _numbers(lines: list[str]) -> _Numbers:
+def _numbers(lines: list[str], notes: list[str] | None) -> _Numbers:
     """Bytes done/total, the tool's rate and ETA from the lines after "in progress since"."""
     total: int | None = None
     rate: float | None = None
@@ -146,23 +148,29 @@ def _numbers(lines: list[str]) -> _Numbers:
     amount: int | None = None
     issued: int | None = None
     for line in lines:
-        if (m := _SCANNED_22.match(line) or _SCANNED_08.match(line)) is not None:
-            total, issued = parse_size(m["total"]), parse_size(m["issued"])
-            rate = float(parse_size(m["rate"])) if m["rate"] else None
-        elif (m := _SCANNED_OUT_OF.match(line)) is not None:
-            total, issued = parse_size(m["total"]), parse_size(m["issued"])
-            rate = float(parse_size(m["rate"])) if m["rate"] else None
-            eta = float(parse_duration(m["eta"])) if m["eta"] else eta
-        elif (m := _DONE.match(line)) is not None:
-            amount, pct = parse_size(m["amount"]), float(m["pct"])
-            eta = float(parse_duration(m["eta"])) if m["eta"] else eta
-        else:
-            raise ParseError(WHAT, "unexpected progress line", line=line)
+        try:
+            if (m := _SCANNED_22.match(line) or _SCANNED_08.match(line)) is not None:
+                total, issued = parse_size(m["total"]), parse_size(m["issued"])
+                rate = float(parse_size(m["rate"])) if m["rate"] else None
+            elif (m := _SCANNED_OUT_OF.match(line)) is not None:
+                total, issued = parse_size(m["total"]), parse_size(m["issued"])
+                rate = float(parse_size(m["rate"])) if m["rate"] else None
+                eta = float(parse_duration(m["eta"])) if m["eta"] else eta
+            elif (m := _DONE.match(line)) is not None:
+                amount, pct = parse_size(m["amount"]), float(m["pct"])
+                eta = float(parse_duration(m["eta"])) if m["eta"] else eta
+            else:
+                raise ParseError(WHAT, "unexpected progress line", line=line)
+        except ValueError as exc:
+            if notes is None:
+                raise
+            reason = exc.reason if isinstance(exc, ParseError) else str(exc)
+            notes.append(str(ParseError(WHAT, reason, line=line)))
     done = percent_of(total, pct) if pct is not None else issued
     return _Numbers(done, total, rate, eta, amount, pct)
 
 
-def _in_progress(first: str, rest: list[str]) -> ScanProgress | None:
+def _in_progress(first: str, rest: list[str], notes: list[str] | None) -> ScanProgress | None:
     state, kind, started = ScanState.RUNNING, ScanKind.SCRUB, None
     if (m := _RUNNING.match(first)) is not None:
         kind, started = _kind(m["kind"]), parse_ctime(m["when"])
@@ -171,15 +179,17 @@ def _in_progress(first: str, rest: list[str]) -> ScanProgress | None:
         if rest and (started_on := _STARTED_ON.match(rest[0])) is not None:
             started, rest = parse_ctime(started_on["when"]), rest[1:]
     elif (m := _OLD_RUNNING.match(first)) is not None:
+        eta = float(parse_duration(m["eta"]))
         return ScanProgress(
             _kind(m["kind"]),
             ScanState.RUNNING,
-            eta_seconds=float(parse_duration(m["eta"])),
+            eta_seconds=eta,
             reported_percent=float(m["pct"]),
+            reported_eta_seconds=eta,
         )
     else:
         return None
-    numbers = _numbers(rest)
+    numbers = _numbers(rest, notes)
     return ScanProgress(
         kind,
         state,
@@ -190,24 +200,26 @@ def _in_progress(first: str, rest: list[str]) -> ScanProgress | None:
         eta_seconds=numbers.eta if state is ScanState.RUNNING else None,
         repaired_bytes=numbers.amount,
         reported_percent=numbers.percent,
+        reported_eta_seconds=numbers.eta if state is ScanState.RUNNING else None,
     )
 
 
-def parse_scan(lines: list[str]) -> ScanProgress | None:
+def parse_scan(lines: list[str], notes: list[str] | None = None) -> ScanProgress | None:
     """The scan described by a `scan:` value and its continuation lines (whitespace-stripped).
 
     Returns None for "none requested" and for error scrubs (`zpool scrub -e`), which read only
     the blocks already known bad and say nothing of the rest of the pool.
 
     Raises:
-        ParseError: a line no OpenZFS version prints.
+        ParseError: a line no OpenZFS version prints (with `notes`: only for the first line,
+            the one that says what the scan is; other lines are noted there and skipped).
     """
     if not lines or lines[0] == "none requested" or _ERROR_SCRUB.match(lines[0]):
         return None
     try:
         if len(lines) == 1 and (ended := _ended(lines[0])) is not None:
             return ended
-        progress = _in_progress(lines[0], lines[1:])
+        progress = _in_progress(lines[0], lines[1:], notes)
     except ValueError as exc:
         if isinstance(exc, ParseError):
             raise

@@ -5,7 +5,11 @@ continuation lines, the `config:` tree of vdevs with their state, READ/WRITE/CKS
 and notes, and `errors:` with the permanent-error file list. The tree's depth comes from the
 indentation (two columns per level, tabs at 8), so `replacing-N`, `spare-N`, dRAID and the
 special/dedup/logs/cache/spares groups all come out as the same nested `Vdev`s. Space comes
-from `zpool list` (see `lists`); this parser leaves it unknown.
+from `zpool list` (see `lists`); this parser leaves it unknown. `remove:` and `expand:` become
+`Pool.layout_change` (see `layout`).
+
+Degrade, never drop: a line this parser does not understand becomes a note on its pool (one
+line naming it) and is skipped; a pool is never lost for a detail below its `pool:` line.
 """
 
 from __future__ import annotations
@@ -13,7 +17,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from nastui.collectors.pools_parse import numbered, parse_count
+from nastui.collectors.pools_parse import note, numbered, parse_count
+from nastui.collectors.zfs.layout import parse_layout
 from nastui.collectors.zfs.scan import parse_scan
 from nastui.core.scan import current_scan
 from nastui.model import Pool, PoolKind, PoolState, ScanKind, ScanProgress, ScanState, Vdev
@@ -76,6 +81,7 @@ class _Block:
     headers: dict[str, list[str]] = field(default_factory=dict)
     tree: list[tuple[int, str]] = field(default_factory=list)
     files: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
 
 def _state(word: str | None) -> PoolState | None:
@@ -101,23 +107,29 @@ def _vdev_line(line_no: int, line: str) -> _Node:
     return _Node(name, len(match["indent"]), state, counters, match["note"])
 
 
-def _tree(lines: list[tuple[int, str]]) -> _Node:
-    """The vdev tree from its lines: each line's parent is the last less-indented line."""
+def _tree(lines: list[tuple[int, str]], notes: list[str]) -> _Node | None:
+    """The vdev tree from its lines: each line's parent is the last less-indented line. A line
+    that is no vdev, or that falls outside the tree, is noted and skipped."""
     root: _Node | None = None
     stack: list[_Node] = []
     for line_no, line in lines:
-        node = _vdev_line(line_no, line)
+        try:
+            node = _vdev_line(line_no, line)
+            if root is not None and (
+                node.indent < root.indent
+                or (node.indent == root.indent and node.name not in GROUPS)
+            ):
+                raise ParseError(WHAT, "vdev outside the pool's tree", line_no, line)
+        except ParseError as exc:
+            notes.append(str(exc))
+            continue
         if root is None:
             root, stack = node, [node]
             continue
-        if node.indent < root.indent or (node.indent == root.indent and node.name not in GROUPS):
-            raise ParseError(WHAT, "vdev outside the pool's tree", line_no, line)
         while len(stack) > 1 and stack[-1].indent >= node.indent:
             stack.pop()
         stack[-1].children.append(node)
         stack.append(node)
-    if root is None:
-        raise ParseError(WHAT, "config without any vdev")
     return root
 
 
@@ -179,37 +191,73 @@ def _status_text(headers: dict[str, list[str]]) -> str | None:
     return f"{status} Action: {action}" if action else status
 
 
-def last_scrub(scan: ScanProgress | None) -> ScanProgress | None:
-    """`scan` if it is a finished scrub (a pool's last scrub), else None."""
-    if scan is not None and scan.kind is ScanKind.SCRUB and scan.state is ScanState.FINISHED:
-        return scan
-    return None
+def last_scrub(scans: list[ScanProgress]) -> ScanProgress | None:
+    """The finished scrub that ended last among `scans` (a pool's last scrub), else None: with
+    a finished scrub and a running dRAID rebuild both printed, the scrub is not lost."""
+    done = [s for s in scans if s.kind is ScanKind.SCRUB and s.state is ScanState.FINISHED]
+    return max(done, key=lambda s: s.ended_at or 0.0, default=None)
+
+
+def _scans(headers: dict[str, list[str]], notes: list[str]) -> list[ScanProgress]:
+    found = []
+    for key, lines in headers.items():
+        if key.split("#")[0] not in ("scan", "scrub"):
+            continue
+        try:
+            scan = parse_scan(lines, notes)
+        except ParseError as exc:
+            notes.append(str(exc))
+            continue
+        if scan is not None:
+            found.append(scan)
+    return found
+
+
+def _layout(headers: dict[str, list[str]], notes: list[str]) -> ScanProgress | None:
+    """The vdev removal or raidz expansion, the running one first."""
+    found = []
+    for key in ("remove", "expand"):
+        try:
+            change = parse_layout(key, headers.get(key, []), notes)
+        except ParseError as exc:
+            notes.append(str(exc))
+            continue
+        if change is not None:
+            found.append(change)
+    return current_scan(found)
+
+
+def _pool_state(headers: dict[str, list[str]], notes: list[str]) -> PoolState:
+    word = " ".join(headers.get("state", ["UNKNOWN"]))
+    if word not in STATES.split("|"):
+        notes.append(note(WHAT, "unknown pool state", line=word))
+        return PoolState.UNKNOWN
+    return _state(word) or PoolState.UNKNOWN
 
 
 def _pool(block: _Block) -> Pool:
-    headers = block.headers
+    headers, notes = block.headers, list(block.notes)
     name = " ".join(headers["pool"])
-    state_word = " ".join(headers.get("state", ["UNKNOWN"]))
-    if state_word not in STATES.split("|"):
-        raise ParseError(WHAT, "unknown pool state", line=state_word)
-    scans = [
-        scan
-        for key, lines in headers.items()
-        if key.split("#")[0] in ("scan", "scrub") and (scan := parse_scan(lines)) is not None
-    ]
-    scan = current_scan(scans)
-    files, count = _errors(block)
-    root = _freeze(_tree(block.tree)) if block.tree else Vdev(name, "root", PoolState.UNKNOWN)
+    state = _pool_state(headers, notes)
+    scans = _scans(headers, notes)
+    try:
+        files, count = _errors(block)
+    except ParseError as exc:
+        files, count = (), None
+        notes.append(str(exc))
+    tree = _tree(block.tree, notes)
     return Pool(
         name=name,
         kind=PoolKind.ZFS,
-        state=_state(state_word) or PoolState.UNKNOWN,
-        root=root,
-        scan=scan,
-        last_scrub=last_scrub(scan),
+        state=state,
+        root=_freeze(tree) if tree is not None else Vdev(name, "root", PoolState.UNKNOWN),
+        scan=current_scan(scans),
+        last_scrub=last_scrub(scans),
         error_files=files,
         status_text=_status_text(headers),
         error_count=count,
+        layout_change=_layout(headers, notes),
+        notes=tuple(notes),
     )
 
 
@@ -219,6 +267,13 @@ class _Reader:
     def __init__(self) -> None:
         self.blocks: list[_Block] = []
         self.key: str | None = None
+        self.stray: list[str] = []
+
+    def note(self, line_no: int, line: str, reason: str) -> None:
+        """Note a line not understood, on the pool it appears in (or on the report)."""
+        (self.blocks[-1].notes if self.blocks else self.stray).append(
+            note(WHAT, reason, line_no, line)
+        )
 
     def line(self, line_no: int, line: str) -> None:
         if not line.strip():
@@ -230,16 +285,17 @@ class _Reader:
             self._header(line_no, line, header["key"], header["value"] or "")
             return
         if not self.blocks or self.key is None:
-            if line.strip() in ("all pools are healthy", "no pools available"):
-                return
-            raise ParseError(WHAT, "unexpected line outside a pool", line_no, line)
+            if line.strip() not in ("all pools are healthy", "no pools available"):
+                self.note(line_no, line, "unexpected line outside a pool")
+            return
         self._continuation(line_no, line)
 
     def _header(self, line_no: int, line: str, key: str, value: str) -> None:
         if key == "pool":
             self.blocks.append(_Block())
         elif not self.blocks:
-            raise ParseError(WHAT, f"'{key}:' before any 'pool:'", line_no, line)
+            self.note(line_no, line, f"'{key}:' before any 'pool:'")
+            return
         headers = self.blocks[-1].headers
         if key in ("scan", "scrub"):  # one per dRAID rebuild as well as the pool's own scan
             key = f"{key}#{sum(1 for k in headers if k.startswith(key + '#'))}"
@@ -254,18 +310,21 @@ class _Reader:
         elif self.key == "errors" and line.startswith(" "):
             block.files.append(line.strip())
         elif self.key in ("config-done", "errors") or not line.startswith(" "):
-            raise ParseError(WHAT, "unexpected line", line_no, line)
+            self.note(line_no, line, "unexpected line")
         else:
             block.headers[self.key or ""].append(line.strip())
 
 
-def parse_zpool_status(text: str) -> tuple[Pool, ...]:
-    """Every pool in `zpool status [-p] [-v]` output, in the order printed.
-
-    Raises:
-        ParseError: a line that belongs nowhere, naming it and its number.
-    """
+def parse_zpool_status_report(text: str) -> tuple[tuple[Pool, ...], tuple[str, ...]]:
+    """Every pool in `zpool status [-p] [-v]` output, in the order printed, and notes for lines
+    met before any pool (lines inside a pool that were not understood are in its `notes`).
+    Never raises."""
     reader = _Reader()
     for line_no, line in numbered(text):
         reader.line(line_no, line)
-    return tuple(_pool(block) for block in reader.blocks)
+    return tuple(_pool(block) for block in reader.blocks), tuple(reader.stray)
+
+
+def parse_zpool_status(text: str) -> tuple[Pool, ...]:
+    """Every pool in `zpool status` output (see `parse_zpool_status_report`)."""
+    return parse_zpool_status_report(text)[0]
