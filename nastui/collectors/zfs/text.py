@@ -261,6 +261,12 @@ def _pool(block: _Block) -> Pool:
     )
 
 
+def _resumes_tree(line: str) -> bool:
+    """An indented vdev line with a state: the tree goes on after a stray blank line."""
+    match = _VDEV.match(line)
+    return match is not None and match["state"] is not None
+
+
 class _Reader:
     """Walks the lines, filling one `_Block` per pool."""
 
@@ -304,9 +310,13 @@ class _Reader:
 
     def _continuation(self, line_no: int, line: str) -> None:
         block = self.blocks[-1]
-        if self.key == "config":
-            if not (_COLUMNS.match(line) and not block.tree):
-                block.tree.append((line_no, line))
+        if self.key in ("config", "config-done") and _COLUMNS.match(line):
+            self.key = "config"
+        elif self.key == "config" and not line.startswith(" "):
+            self.note(line_no, line, "unexpected line in config")
+        elif self.key == "config" or (self.key == "config-done" and _resumes_tree(line)):
+            block.tree.append((line_no, line))  # a blank line inside the tree does not end it
+            self.key = "config"
         elif self.key == "errors" and line.startswith(" "):
             block.files.append(line.strip())
         elif self.key in ("config-done", "errors") or not line.startswith(" "):
