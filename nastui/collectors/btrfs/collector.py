@@ -39,6 +39,7 @@ NEEDS_ROOT = (
 )
 PROFILES = ("single", "dup", "raid0", "raid1", "raid1c3", "raid1c4", "raid10", "raid5", "raid6")
 _DENIED = ("Operation not permitted", "Permission denied")
+_NO_OPTION = ("invalid option", "unrecognized option")
 
 
 def show_argv() -> tuple[str, ...]:
@@ -54,6 +55,11 @@ def stats_argv(mountpoint: str) -> tuple[str, ...]:
 def scrub_argv(mountpoint: str, *, raw_counters: bool) -> tuple[str, ...]:
     """Scrub status: exact byte figures (`--raw`), or the kernel's counters (`-R`)."""
     return ("btrfs", "scrub", "status", "-R" if raw_counters else "--raw", mountpoint)
+
+
+def plain_scrub_argv(mountpoint: str) -> tuple[str, ...]:
+    """Scrub status in rounded units, for btrfs-progs before `--raw` (5.9 and older)."""
+    return ("btrfs", "scrub", "status", mountpoint)
 
 
 def replace_argv(mountpoint: str) -> tuple[str, ...]:
@@ -118,6 +124,8 @@ class BtrfsCollector:
             self._run(scrub_argv(where, raw_counters=True)),
             self._run(replace_argv(where)),
         )
+        if not human.ok and any(s in human.stderr for s in _NO_OPTION):
+            human = await self._run(plain_scrub_argv(where))  # no --raw before btrfs-progs 5.10
         replaced: BtrfsReplace | None = None
         notes: list[str] = []
         if replace.ok:

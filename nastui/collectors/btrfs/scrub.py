@@ -204,8 +204,12 @@ def _combine(devices: list[BtrfsScrub]) -> BtrfsScrub:
     total = BtrfsScrub(state=min((d.state for d in devices), key=_STATE_ORDER.index))
     starts = [d.started_at for d in devices if d.started_at is not None]
     total.started_at = min(starts) if starts else None
-    total.duration_s = max((d.duration_s for d in devices if d.duration_s), default=None)
-    total.time_left_s = max((d.time_left_s for d in devices if d.time_left_s), default=None)
+    total.duration_s = max(
+        (d.duration_s for d in devices if d.duration_s is not None), default=None
+    )
+    total.time_left_s = max(
+        (d.time_left_s for d in devices if d.time_left_s is not None), default=None
+    )
     total.bytes_total = _sum([d.bytes_total for d in devices])
     total.bytes_done = _sum([d.bytes_done for d in devices])
     rates = [d.rate for d in devices if d.rate is not None]
