@@ -261,6 +261,10 @@ def _pool(block: _Block) -> Pool:
     )
 
 
+# values that never wrap onto more lines, and sections after which a line is out of place
+_NO_CONTINUATION = frozenset({"pool", "id", "state", "config-done", "errors"})
+
+
 def _resumes_tree(line: str) -> bool:
     """An indented vdev line with a state: the tree goes on after a stray blank line."""
     match = _VDEV.match(line)
@@ -319,7 +323,7 @@ class _Reader:
             self.key = "config"
         elif self.key == "errors" and line.startswith(" "):
             block.files.append(line.strip())
-        elif self.key in ("config-done", "errors") or not line.startswith(" "):
+        elif self.key in _NO_CONTINUATION or not line.startswith(" "):
             self.note(line_no, line, "unexpected line")
         else:
             block.headers[self.key or ""].append(line.strip())
