@@ -10,8 +10,8 @@ are strings with units ("62.6G"), which this parser also reads.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 from nastui.collectors.pools_parse import parse_size
 from nastui.collectors.zfs.text import GROUPS, group_kind, last_scrub
@@ -20,6 +20,7 @@ from nastui.model import Pool, PoolKind, PoolState, ScanKind, ScanProgress, Scan
 from nastui.model.errors import ParseError
 
 WHAT = "zpool status -j"
+T = TypeVar("T")
 _STATES = {
     "HEALTHY": PoolState.ONLINE,
     "CLOSED": PoolState.OFFLINE,
@@ -189,26 +190,76 @@ def _files(pool: Mapping[str, Any]) -> tuple[str, ...]:
     return ()
 
 
-def _pool(name: str, pool: Mapping[str, Any], now: float | None) -> Pool:
+# `removal_stats` and `raidz_expand_stats` (zpool_main.c `removal_stats_nvlist`,
+# `raidz_expand_stats_nvlist`): state, start_time, end_time and bytes to do and done
+_LAYOUT = (
+    ("removal_stats", ScanKind.REMOVE, "to_copy", "copied"),
+    ("raidz_expand_stats", ScanKind.EXPAND, "to_reflow", "reflowed"),
+)
+
+
+def _layout(pool: Mapping[str, Any]) -> ScanProgress | None:
+    """A vdev removal or raidz expansion, the running one first."""
+    found = []
+    for key, kind, total_key, done_key in _LAYOUT:
+        stats = pool.get(key)
+        if not isinstance(stats, Mapping):
+            continue
+        state = _SCAN_STATES.get(str(stats.get("state")))
+        if state is None:
+            continue
+        running = state is ScanState.RUNNING
+        waiting = running and bool(_int(stats.get("waiting_for_resilver")))
+        found.append(
+            ScanProgress(
+                kind,
+                ScanState.PAUSED if waiting else state,
+                started_at=_int(stats.get("start_time")) or None,
+                ended_at=None if running else (_int(stats.get("end_time")) or None),
+                bytes_done=_int(stats.get(done_key)),
+                bytes_total=_int(stats.get(total_key)),
+            )
+        )
+    return current_scan(found)
+
+
+def _part(notes: list[str], what: str, read: Callable[[], T], default: T) -> T:
+    """`read()`, or `default` and a note when that part of the entry does not read."""
+    try:
+        return read()
+    except (ValueError, AttributeError, TypeError, KeyError) as exc:
+        notes.append(f"{WHAT}: {what}: {exc}")
+        return default
+
+
+def _scans(pool: Mapping[str, Any], now: float | None) -> list[ScanProgress]:
     stats = pool.get("scan_stats") or {}
     if not isinstance(stats, Mapping):
         raise ValueError("scan_stats is not an object")
-    scans = [s for s in (_scan(stats, now), *_rebuilds(stats)) if s is not None]
-    scan = current_scan(scans)
+    return [s for s in (_scan(stats, now), *_rebuilds(stats)) if s is not None]
+
+
+def _pool(name: str, pool: Mapping[str, Any], now: float | None) -> Pool:
+    notes: list[str] = []
+    state = _state(pool.get("state"))
+    none: list[ScanProgress] = []
+    scans = _part(notes, f"scan of {name}", lambda: _scans(pool, now), none)
     status = " ".join(str(pool.get("status", "")).split())
     status = "" if status == "OK" else status  # the reason code of a healthy pool, not a text
     action = " ".join(str(pool.get("action", "")).split())
     return Pool(
         name=str(pool.get("name", name)),
         kind=PoolKind.ZFS,
-        state=_state(pool.get("state")),
-        root=_tree(pool, name),
-        scan=scan,
+        state=state,
+        root=_part(notes, f"pool {name}", lambda: _tree(pool, name), Vdev(name, "root", state)),
+        scan=current_scan(scans),
         last_scrub=last_scrub(scans),
-        error_files=_files(pool),
+        error_files=_part(notes, f"errors of {name}", lambda: _files(pool), ()),
         status_text=(f"{status} Action: {action}" if action else status) if status else None,
         uuid=str(pool["guid"]) if "guid" in pool else None,
-        error_count=_int(pool.get("error_count")),
+        error_count=_part(notes, f"errors of {name}", lambda: _int(pool.get("error_count")), None),
+        layout_change=_part(notes, f"remove/expand of {name}", lambda: _layout(pool), None),
+        notes=tuple(notes),
     )
 
 
