@@ -97,9 +97,9 @@ def _running_short(scan: ScanProgress, width: int, glyphs: Glyphs) -> list[Text]
     """Two lines: "  scrub ████░░░ 40.1% ETA 5h22m" and "  959 MiB/s, 11.8/29.6 TiB, 0 err"."""
     percent = scan.percent
     tail = f" {percent:.1f}%" if percent is not None else " ?%"
-    tail += (
-        " paused" if scan.state is ScanState.PAUSED else f" ETA {units.duration(scan.eta_seconds)}"
-    )
+    said = scan.reported_eta_seconds  # the tool's own time left, when it printed one
+    eta = units.duration(said if said is not None else scan.eta_seconds)
+    tail += " paused" if scan.state is ScanState.PAUSED else f" ETA {eta}"
     head = Text(f"  {scan.kind.value} ")
     head.append_text(bar(percent, max(4, width - head.cell_len - len(tail)), glyphs))
     head.append(tail)
