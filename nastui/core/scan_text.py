@@ -92,11 +92,14 @@ TOOLS = {PoolKind.ZFS: "zpool", PoolKind.BTRFS: "btrfs", PoolKind.MDRAID: "md"}
 def eta_text(scan: ScanProgress, tool: str | None = None) -> str:
     """Time left, the tool's own figure first when it printed one: "ETA 2h41m (zpool)", with
     nastui's estimate from the smoothed rate beside it when the two differ by more than a tenth
-    ("ETA 2h41m (zpool; nastui 2h05m)"); else nastui's: "ETA 2h05m", "ETA ?"."""
+    ("ETA 2h41m (zpool; nastui 2h05m)"); else nastui's: "ETA 2h05m", "ETA ?". Without a
+    `tool` name, the tool's figure alone."""
     own, said = scan.eta_seconds, scan.reported_eta_seconds
     if said is None:
         return f"ETA {units.duration(own)}"
-    who = tool or "tool"
+    if tool is None:
+        return f"ETA {units.duration(said)}"
+    who = tool
     if own is not None and abs(own - said) > max(60.0, 0.1 * said):
         return f"ETA {units.duration(said)} ({who}; nastui {units.duration(own)})"
     return f"ETA {units.duration(said)} ({who})"

@@ -99,3 +99,12 @@ def test_line_before_any_array_is_one_error_line(tmp_path: Path) -> None:
     assert [e.message for e in errors] == [
         "/proc/mdstat line 1: unexpected line before any array: 'Event: 8'"
     ]
+
+
+def test_replace_never_marks_an_in_sync_member_with_a_late_number() -> None:
+    # held-out capture (scored before any change): sdg1[4] is in sync in a 4-disk raid5 while
+    # sdk1[6](R) copies; mdstat alone used to call sdg1 "recovering"
+    md0 = pools("../heldout/mdstat/m11_procfs676_replace.txt")
+    assert md0["md0"].state is PoolState.ONLINE
+    recovering = [name for name, _, note in leaves(md0["md0"]) if note == "(recovering)"]
+    assert recovering == ["sdk1"]

@@ -43,7 +43,7 @@ def _bar_line(scan: ScanProgress, width: int, glyphs: Glyphs) -> Text:
     return head
 
 
-def _detail(scan: ScanProgress, tool: str) -> Text:
+def _detail(scan: ScanProgress, tool: str | None) -> Text:
     done = units.size(scan.bytes_done)
     total = units.size(scan.bytes_total)
     rate = units.rate(scan.rate_bytes_per_s)
@@ -60,7 +60,7 @@ def _layout_lines(
 
 
 def _scan_lines(
-    scan: ScanProgress, now: float, width: int, glyphs: Glyphs, tool: str = "tool"
+    scan: ScanProgress, now: float, width: int, glyphs: Glyphs, tool: str | None = None
 ) -> list[Text]:
     if scan.state not in (ScanState.RUNNING, ScanState.PAUSED):
         return [Text(f"  {scan_text(scan, now, tool)}")]
