@@ -129,14 +129,15 @@ class ZfsCollector:
         self._json = True
         return pools, None
 
-    async def _status(self, now: float) -> tuple[tuple[Pool, ...], CollectorError | None]:
+    async def _status(self, now: float) -> tuple[tuple[Pool, ...], tuple[CollectorError, ...]]:
         if self._json is not False and (answer := await self._json_status(now)) is not None:
-            return answer
+            pools, error = answer
+            return pools, (error,) if error is not None else ()
         result = await run(status_text_argv(), timeout=self._timeout)
         if (error := failure(result)) is not None:
-            return (), error
-        pools, stray = parse_zpool_status_report(result.stdout)
-        return pools, CollectorError(SOURCE, "; ".join(stray)) if stray else None
+            return (), (error,)
+        pools, stray = parse_zpool_status_report(result.stdout)  # a line before any pool
+        return pools, tuple(CollectorError(SOURCE, line) for line in stray)
 
     async def _table(
         self, argv: tuple[str, ...], parse: Callable[[str], dict[str, T]], what: str
@@ -152,11 +153,11 @@ class ZfsCollector:
 
     async def collect(self, now: float) -> ZfsReport:
         """Every ZFS pool with its tree, scan and space; never raises."""
-        (pools, error), (rows, list_error), (space, space_error) = await asyncio.gather(
+        (pools, status_errors), (rows, list_error), (space, space_error) = await asyncio.gather(
             self._status(now),
             self._table(list_argv(), parse_zpool_list, "fragmentation"),
             self._table(space_argv(), parse_zfs_space, "pool sizes"),
         )
         later = (list_error, space_error) if pools else ()
-        errors = tuple(e for e in (error, *later) if e is not None)
+        errors = (*status_errors, *(e for e in later if e is not None))
         return ZfsReport(with_space(pools, rows, space), errors)
