@@ -12,6 +12,7 @@ from nastui import exits
 from nastui.cli.command import glyphs_of, poll_once, write_json
 from nastui.core import summary
 from nastui.core.glyphs import Glyphs
+from nastui.core.scan_text import TOOLS, layout_text
 from nastui.model import HostSnapshot, Pool, ScanProgress, Vdev
 
 WIDTH = 80
@@ -35,6 +36,7 @@ def scan_entry(scan: ScanProgress | None) -> dict[str, Any] | None:
         "bytes_total": scan.bytes_total,
         "rate_bytes_per_s": scan.rate_bytes_per_s,
         "eta_seconds": scan.eta_seconds,
+        "reported_eta_seconds": scan.reported_eta_seconds,
         "errors": scan.errors,
         "repaired_bytes": scan.repaired_bytes,
         "started_at": scan.started_at,
@@ -81,6 +83,8 @@ def pool_entry(snapshot: HostSnapshot, pool: Pool) -> dict[str, Any]:
         "error_count": pool.error_count,
         "error_files": list(pool.error_files),
         "vdevs": vdev_entry(snapshot, pool.root),
+        "layout_change": scan_entry(pool.layout_change),
+        "notes": list(pool.notes),
     }
 
 
@@ -126,8 +130,11 @@ def render_pool(snapshot: HostSnapshot, pool: Pool, glyphs: Glyphs) -> str:
     where = f"  mounted on {pool.mountpoint}" if pool.mountpoint else ""
     if where:
         lines.append(where)
+    tool = TOOLS[pool.kind]
     if pool.scan is not None:
-        lines.append(f"  {summary.scan_text(pool.scan, now)}")
+        lines.append(f"  {summary.scan_text(pool.scan, now, tool)}")
+    if pool.layout_change is not None:
+        lines.append(f"  {layout_text(pool.layout_change, now, tool)}")
     if pool.last_scrub is not None and pool.last_scrub is not pool.scan:
         lines.append(f"  last completed {summary.scan_text(pool.last_scrub, now)}")
     elif pool.last_scrub is None and pool.scan is None:
@@ -139,6 +146,7 @@ def render_pool(snapshot: HostSnapshot, pool: Pool, glyphs: Glyphs) -> str:
     if pool.error_count and not pool.error_files:
         lines.append(f"  {pool.error_count} data error(s): run `zpool status -v` for the files")
     lines += [f"  permanent error: {path}" for path in pool.error_files[:50]]
+    lines += [f"  not understood: {note}" for note in pool.notes]
     return "\n".join(lines) + "\n"
 
 

@@ -19,10 +19,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from nastui.collectors.btrfs import BtrfsCollector
-from nastui.collectors.mdraid import collect_md
+from nastui.collectors.btrfs.collector import BtrfsCollector
+from nastui.collectors.md.collector import collect_md
 from nastui.collectors.schedule import ScrubSchedule, read_schedules, schedule_for
-from nastui.collectors.zfs import ZfsCollector
+from nastui.collectors.zfs.collector import ZfsCollector
 from nastui.core.scan import ScanTracker
 from nastui.model import (
     CollectorError,

@@ -1,6 +1,6 @@
-"""What the pool parsers share: `ParseError`, and the numbers, durations and dates the storage
-tools print (ZFS's "1.63T", btrfs's "404.88MiB", "00:06:53", "1 days 02:03:04", "15h2m",
-ctime dates).
+"""What the pool parsers share: `ParseError` and `note` (a line they did not understand), and
+the numbers, durations and dates the storage tools print (ZFS's "1.63T", btrfs's "404.88MiB",
+"00:06:53", "1 days 02:03:04", "15h2m", ctime dates).
 
 Pure functions; dates are read in the local time zone, as the tools print them.
 """
@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterator
+
+from nastui.model.errors import ParseError
 
 _BINARY_UNITS = {u: 1 << (10 * i) for i, u in enumerate(("", "K", "M", "G", "T", "P", "E", "Z"))}
 _SI_UNITS = {"KB": 10**3, "MB": 10**6, "GB": 10**9, "TB": 10**12, "PB": 10**15, "EB": 10**18}
@@ -99,3 +101,9 @@ def percent_of(total: int | None, percent: float | None) -> int | None:
     if total is None or percent is None:
         return None
     return round(total * percent / 100.0)
+
+
+def note(what: str, reason: str, line_no: int | None = None, line: str = "") -> str:
+    """One line for something a parser did not understand: "/proc/mdstat line 3: unexpected
+    line: 'Event: 8'" (the text a `ParseError` would carry)."""
+    return str(ParseError(what, reason, line_no, line))

@@ -1,12 +1,13 @@
-"""Words about scrub actions, shared by the CLI and the UI's confirmation (pure): which pool a
-name means, what an action will do to it, and whether the pool's kind can do it at all."""
+"""Words about scans and scrub actions, shared by the CLI and the UI (pure): which pool a name
+means, what an action will do to it, whether the pool's kind can do it at all, the time left
+(the tool's own figure and nastui's), and a ZFS removal or expansion as one line."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
 from nastui.core import units
-from nastui.model import Pool, PoolKind, ScanState, ScrubAction
+from nastui.model import Pool, PoolKind, ScanProgress, ScanState, ScrubAction
 
 _NOUN = {PoolKind.ZFS: "scrub", PoolKind.BTRFS: "scrub", PoolKind.MDRAID: "check"}
 
@@ -83,3 +84,38 @@ def action_prompt(pool: Pool, action: ScrubAction) -> str:
         else ("`btrfs scrub resume` continues it")
     )
     return f"Stop the {noun} of {pool.name}{where}? {again[0].upper()}{again[1:]}."
+
+
+TOOLS = {PoolKind.ZFS: "zpool", PoolKind.BTRFS: "btrfs", PoolKind.MDRAID: "md"}
+
+
+def eta_text(scan: ScanProgress, tool: str | None = None) -> str:
+    """Time left, the tool's own figure first when it printed one: "ETA 2h41m (zpool)", with
+    nastui's estimate from the smoothed rate beside it when the two differ by more than a tenth
+    ("ETA 2h41m (zpool; nastui 2h05m)"); else nastui's: "ETA 2h05m", "ETA ?". Without a
+    `tool` name, the tool's figure alone."""
+    own, said = scan.eta_seconds, scan.reported_eta_seconds
+    if said is None:
+        return f"ETA {units.duration(own)}"
+    if tool is None:
+        return f"ETA {units.duration(said)}"
+    who = tool
+    if own is not None and abs(own - said) > max(60.0, 0.1 * said):
+        return f"ETA {units.duration(said)} ({who}; nastui {units.duration(own)})"
+    return f"ETA {units.duration(said)} ({who})"
+
+
+def layout_text(change: ScanProgress, now: float, tool: str | None = None) -> str:
+    """A ZFS vdev removal or raidz expansion as one line: "remove 22.6% of 698 MiB,
+    39.4 MiB/s, ETA 0s (zpool)", "expand finished 3 days ago in 2m17s", "remove canceled ..."."""
+    kind = change.kind.value
+    if change.state in (ScanState.RUNNING, ScanState.PAUSED):
+        percent = f"{change.percent:.1f}%" if change.percent is not None else "?%"
+        paused = " (paused)" if change.state is ScanState.PAUSED else ""
+        of = f" of {units.size(change.bytes_total)}" if change.bytes_total is not None else ""
+        rate = units.rate(change.rate_bytes_per_s)
+        return f"{kind} {percent}{of}{paused}, {rate}, {eta_text(change, tool)}"
+    ended = units.age(now - change.ended_at if change.ended_at is not None else None, unknown="")
+    took = f" in {units.duration(change.duration)}" if change.duration is not None else ""
+    verb = "canceled" if change.state is ScanState.CANCELED else "finished"
+    return f"{kind} {verb} {ended}{took}".replace("  ", " ").rstrip()

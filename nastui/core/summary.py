@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from nastui.core import units
 from nastui.core.glyphs import Glyphs
+from nastui.core.scan_text import eta_text
 from nastui.model import (
     Drive,
     Health,
@@ -64,19 +65,20 @@ def temp_label(drive: Drive, now: float, limits: Thresholds, *, degree: str = ""
     return f"{temp.celsius:.0f}{degree}" + (STALE_MARK if stale else "")
 
 
-def scan_text(scan: ScanProgress, now: float) -> str:
+def scan_text(scan: ScanProgress, now: float, tool: str | None = None) -> str:
     """A scan as one line.
 
-    Running: "scrub 41.2%, 1.1 GiB/s, ETA 4h12m, 0 errors"; finished: "scrub finished 12 days
-    ago in 9h05m, 0 errors"; paused, pending and canceled say so.
+    Running: "scrub 41.2%, 1.1 GiB/s, ETA 4h12m, 0 errors" (with the `tool`'s own time left
+    when it printed one: "ETA 4h12m (zpool)"); finished: "scrub finished 12 days ago in 9h05m,
+    0 errors"; paused, pending and canceled say so.
     """
     kind = scan.kind.value
     errors = f"{scan.errors} errors" if scan.errors is not None else "errors unknown"
     if scan.state in (ScanState.RUNNING, ScanState.PAUSED):
         percent = f"{scan.percent:.1f}%" if scan.percent is not None else "?%"
         paused = " (paused)" if scan.state is ScanState.PAUSED else ""
-        eta = units.duration(scan.eta_seconds)
-        return f"{kind} {percent}{paused}, {units.rate(scan.rate_bytes_per_s)}, ETA {eta}, {errors}"
+        eta = eta_text(scan, tool)
+        return f"{kind} {percent}{paused}, {units.rate(scan.rate_bytes_per_s)}, {eta}, {errors}"
     if scan.state is ScanState.PENDING:
         return f"{kind} pending"
     ended = units.age(now - scan.ended_at if scan.ended_at is not None else None, unknown="")

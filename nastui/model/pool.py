@@ -45,6 +45,8 @@ class ScanKind(StrEnum):
     RECOVERY = "recovery"
     RESHAPE = "reshape"
     REPLACE = "replace"
+    REMOVE = "remove"  # ZFS top-level vdev removal (evacuation)
+    EXPAND = "expand"  # ZFS raidz expansion
 
 
 class ScanState(StrEnum):
@@ -74,6 +76,8 @@ class ScanProgress:
         repaired_bytes: bytes repaired so far (ZFS "repaired" or "resilvered", btrfs corrected).
         reported_percent: the tool's own percentage, for the rare tool that prints nothing else
             (Solaris-era `zpool status`); `percent` prefers bytes done/total.
+        reported_eta_seconds: the time left as the tool itself printed it ("07:58:49 to go"),
+            kept as printed while `eta_seconds` is nastui's estimate from the smoothed rate.
     """
 
     kind: ScanKind
@@ -87,6 +91,7 @@ class ScanProgress:
     errors: int | None = None
     repaired_bytes: int | None = None
     reported_percent: float | None = None
+    reported_eta_seconds: float | None = None
 
     @property
     def percent(self) -> float | None:
@@ -173,6 +178,9 @@ class Pool:
         mountpoint: where a btrfs filesystem is mounted (its scrubs run on the mount point).
         error_count: data errors the tool counts ("errors: 3 data errors"), when known; the
             file list may be shorter or absent.
+        layout_change: a ZFS vdev removal or raidz expansion (running, or the last one).
+        notes: what the parser met and did not understand, one line each naming the line (the
+            rest of the pool is what it did understand).
     """
 
     name: str
@@ -190,6 +198,8 @@ class Pool:
     uuid: str | None = None
     mountpoint: str | None = None
     error_count: int | None = None
+    layout_change: ScanProgress | None = None
+    notes: tuple[str, ...] = ()
 
     @property
     def used_percent(self) -> float | None:

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from nastui.collectors import btrfs, zfs
+from nastui.collectors.btrfs import collector as btrfs
+from nastui.collectors.zfs import collector as zfs
 from tests.fakepools import FIXTURES, FakeTools, install, md_tree
 
 MDSTAT = (FIXTURES / "mdstat/riemann/example-12").read_text()
@@ -129,3 +130,29 @@ def test_overdue_scrub_warns_in_status(tools: FakeTools, tmp_path: Path) -> None
     assert age["health"] == "WARNING" and age["message"].endswith("(limit 35 days)")
     assert alerts["pool:tank:state"]["message"] == "pool DEGRADED"
     assert not any(key.startswith("pool:md") for key in alerts)  # md keeps no record: no alert
+
+
+def test_remove_progress_notes_and_zpools_time_left(tools: FakeTools, tmp_path: Path) -> None:
+    """A real `remove:` capture with a line zpool never prints slipped into its tree: the pool,
+    its removal with zpool's own time left, and one line naming what was not understood."""
+    root = md_tree(tmp_path / "root", MDSTAT)
+    tools.answer("btrfs", " ".join(btrfs.show_argv()[1:]), "")
+    tools.answer("zpool", " ".join(zfs.status_json_argv()[1:]), "", "invalid option 'j'\n", 2)
+    lines = (FIXTURES / "zpool/public/blog_remove_mirror_running.txt").read_text().splitlines()
+    lines.insert(11, "          sdz9")
+    tools.answer("zpool", " ".join(zfs.status_text_argv()[1:]), "\n".join(lines) + "\n")
+    tools.answer("zpool", " ".join(zfs.list_argv()[1:]), "main\t1\t1\t1\tONLINE\n")
+    tools.answer("zfs", " ".join(zfs.space_argv()[1:]), "main\t1\t1\n")
+    path = os.environ["PATH"]
+    text = nastui("pools", "--root", str(root), path=path)
+    assert text.returncode == 0, text.stderr
+    assert "main zfs ONLINE" in text.stdout
+    assert "  remove 0.6% of 940 GiB, 98.6 MiB/s, ETA 2h41m (zpool)\n" in text.stdout
+    assert "  not understood: zpool status line 12: vdev without a state: 'sdz9'\n" in text.stdout
+    data = json.loads(nastui("pools", "--root", str(root), "--json", path=path).stdout)
+    (pool,) = [p for p in data["pools"] if p["name"] == "main"]
+    change = pool["layout_change"]
+    assert (change["kind"], change["state"]) == ("remove", "running")
+    assert change["reported_eta_seconds"] == 9660
+    assert pool["notes"] == ["zpool status line 12: vdev without a state: 'sdz9'"]
+    assert pool["last_scrub"]["state"] == "finished"

@@ -7,11 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from nastui.collectors.btrfs_pool import BtrfsFacts, btrfs_pool, merge_scrub, usable_size
-from nastui.collectors.btrfs_scrub import parse_scrub_status
-from nastui.collectors.btrfs_text import (
+from nastui.collectors.btrfs.pool import BtrfsFacts, btrfs_pool, merge_scrub, usable_size
+from nastui.collectors.btrfs.scrub import parse_scrub_status
+from nastui.collectors.btrfs.text import (
     parse_device_stats,
     parse_filesystem_show,
+    parse_filesystem_show_report,
     parse_replace_status,
 )
 from nastui.model import PoolState, ScanKind, ScanState
@@ -272,9 +273,13 @@ def test_usable_size(profile: str | None, devices: int, usable: int | None) -> N
         "UUID: x\nStatus:           exploded\n",
     ],
 )
-def test_unknown_lines_are_parse_errors(text: str) -> None:
-    with pytest.raises(ParseError):
-        if text.startswith("UUID"):
-            parse_scrub_status(text)
-        else:
-            parse_filesystem_show(text)
+def test_unknown_lines_are_notes(text: str) -> None:
+    if text.startswith("UUID"):
+        scrub = parse_scrub_status(text)
+        assert scrub.notes == [
+            "btrfs scrub status line 2: unreadable value ('exploded'): 'Status:           exploded'"
+        ]
+        return
+    found, stray = parse_filesystem_show_report(text)
+    notes = stray + [n for fs in found for n in fs.notes]
+    assert len(notes) == 1 and notes[0].startswith("btrfs filesystem show line ")

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from nastui.collectors import btrfs
-from nastui.collectors.btrfs import BtrfsCollector, parse_mountinfo
+from nastui.collectors.btrfs import collector as btrfs
+from nastui.collectors.btrfs.collector import BtrfsCollector, parse_mountinfo
 from nastui.collectors.sysfs import Mount
 from nastui.model import CollectorError, Pool, PoolState, ScanKind, ScanState
 from tests.fakepools import FIXTURES, FakeTools, install, write
@@ -120,10 +120,15 @@ def test_not_installed(tools: FakeTools, tmp_path: Path) -> None:
     assert collect(root_tree(tmp_path)) == ((), (CollectorError("btrfs", btrfs.NOT_INSTALLED),))
 
 
-def test_unreadable_scrub_status_is_one_line(tools: FakeTools, tmp_path: Path) -> None:
+def test_unreadable_scrub_status_is_a_note_and_the_pool_stays(
+    tools: FakeTools, tmp_path: Path
+) -> None:
     lab_answers(tools)
     tools.answer("btrfs", args(btrfs.scrub_argv(MNT, raw_counters=False)), "Status: exploded\n")
     pools, errors = collect(root_tree(tmp_path))
-    assert pools == ()
-    (error,) = errors
-    assert error.source == "btrfs:nastui-lab" and "line 1" in error.message
+    assert errors == ()
+    (pool,) = pools
+    assert (pool.name, pool.state.value) == ("nastui-lab", "ONLINE")
+    assert pool.notes == (
+        "btrfs scrub status line 1: unreadable value ('exploded'): 'Status: exploded'",
+    )

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from nastui.collectors import btrfs, zfs
+from nastui.collectors.btrfs import collector as btrfs
 from nastui.collectors.pools import LeafResolver, PoolCollector, whole_disk
 from nastui.collectors.schedule import read_schedules, schedule_for, schedules_from, unescape_unit
+from nastui.collectors.zfs import collector as zfs
 from nastui.model import (
     CollectorError,
     Drive,

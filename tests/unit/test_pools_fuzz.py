@@ -9,18 +9,18 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nastui.collectors.btrfs_scrub import parse_scrub_status
-from nastui.collectors.btrfs_text import (
+from nastui.collectors.btrfs.scrub import parse_scrub_status
+from nastui.collectors.btrfs.text import (
     parse_device_stats,
     parse_filesystem_show,
     parse_replace_status,
 )
-from nastui.collectors.mdraid import MdSys, md_pool
-from nastui.collectors.mdraid_text import parse_mdstat
-from nastui.collectors.zfs_json import parse_zpool_status_json
-from nastui.collectors.zfs_list import parse_zfs_space, parse_zpool_list
-from nastui.collectors.zfs_scan import parse_scan
-from nastui.collectors.zfs_text import parse_zpool_status
+from nastui.collectors.md.collector import MdSys, md_pool
+from nastui.collectors.md.mdstat import parse_mdstat
+from nastui.collectors.zfs.json_status import parse_zpool_status_json
+from nastui.collectors.zfs.lists import parse_zfs_space, parse_zpool_list
+from nastui.collectors.zfs.scan import parse_scan
+from nastui.collectors.zfs.text import parse_zpool_status
 from nastui.model.errors import ParseError
 from tests.fakepools import FIXTURES, transcript
 

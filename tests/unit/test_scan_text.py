@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from nastui.core.scan_text import action_prompt, can_do, find_pool, pointless
+from nastui.core.scan_text import action_prompt, can_do, eta_text, find_pool, pointless
 from nastui.model import PoolKind, ScanKind, ScanProgress, ScanState, ScrubAction
 from nastui.sim import SimBackend
 
@@ -50,3 +50,17 @@ def test_what_makes_no_sense() -> None:
         "tank: a resilver is already running"
     )
     assert tank.kind is PoolKind.ZFS
+
+
+def test_eta_text_prefers_the_tools_own_figure() -> None:
+    scan = ScanProgress(ScanKind.SCRUB, ScanState.RUNNING, eta_seconds=7500.0)
+    assert eta_text(scan, "zpool") == "ETA 2h05m"
+    said = ScanProgress(
+        ScanKind.SCRUB, ScanState.RUNNING, eta_seconds=7500.0, reported_eta_seconds=9660.0
+    )
+    assert eta_text(said, "zpool") == "ETA 2h41m (zpool; nastui 2h05m)"
+    assert eta_text(said) == "ETA 2h41m"
+    close = ScanProgress(
+        ScanKind.SCRUB, ScanState.RUNNING, eta_seconds=9600.0, reported_eta_seconds=9660.0
+    )
+    assert eta_text(close, "zpool") == "ETA 2h41m (zpool)"

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from nastui.collectors import zfs
-from nastui.collectors.zfs import ZfsCollector
+from nastui.collectors.zfs import collector as zfs
+from nastui.collectors.zfs.collector import ZfsCollector
 from nastui.model import CollectorError, PoolState, ScanKind
 from tests.fakepools import FIXTURES, FakeTools, install, transcript
 
@@ -96,15 +96,28 @@ def test_no_pools(tools: FakeTools) -> None:
     assert collect(ZfsCollector()) == zfs.ZfsReport()
 
 
-def test_unreadable_text_names_the_line(tools: FakeTools) -> None:
+def test_unreadable_text_keeps_the_pool_and_names_the_line(tools: FakeTools) -> None:
     tools.answer("zpool", JSON, "", "invalid option 'j'\n", 2)
     tools.answer_file("zpool", TEXT, FIXTURES / "zpool/status/libzetta/mod.rs_L543_stdout.txt")
     tools.answer("zpool", LIST, "")
     tools.answer("zfs", SPACE, "")
     report = collect(ZfsCollector())
-    assert report.pools == ()
-    (error,) = report.errors
-    assert error.source == "zfs" and "line 17" in error.message
+    (pool,) = report.pools
+    assert (pool.name, pool.state.value) == ("P01", "DEGRADED")
+    assert any("line 17" in n for n in pool.notes)
+
+
+def test_text_before_any_pool_is_one_error_line(tools: FakeTools) -> None:
+    tools.answer("zpool", JSON, "", "invalid option 'j'\n", 2)
+    text = (FIXTURES / "zpool/status/riemann_degraded.txt").read_text()
+    tools.answer("zpool", TEXT, "garbage first\n" + text)
+    tools.answer("zpool", LIST, "")
+    tools.answer("zfs", SPACE, "")
+    report = collect(ZfsCollector())
+    assert [p.name for p in report.pools] == ["tank"]
+    assert report.errors[0] == CollectorError(
+        "zfs", "zpool status line 1: unexpected line outside a pool: 'garbage first'"
+    )
 
 
 def test_degraded_text_pool_keeps_its_tree(tools: FakeTools) -> None:

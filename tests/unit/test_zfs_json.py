@@ -9,7 +9,7 @@ from collections.abc import Mapping
 
 import pytest
 
-from nastui.collectors.zfs_json import parse_zpool_status_json
+from nastui.collectors.zfs.json_status import parse_zpool_status_json
 from nastui.model import PoolState, ScanKind, ScanState
 from nastui.model.errors import ParseError
 from tests.fakepools import FIXTURES, transcript
@@ -113,7 +113,40 @@ def test_rebuild_is_a_resilver() -> None:
     )
 
 
-@pytest.mark.parametrize("text", ["", "[]", "{}", '{"pools": 3}', '{"pools": {"t": {}}}'])
+@pytest.mark.parametrize("text", ["", "[]", "{}", '{"pools": 3}'])
 def test_not_zpool_json(text: str) -> None:
     with pytest.raises(ParseError):
         parse_zpool_status_json(text)
+
+
+def test_unreadable_pool_entry_is_kept_with_a_note() -> None:
+    (pool,) = parse_zpool_status_json('{"pools": {"t": {"name": "t", "state": "DEGRADED"}}}')
+    assert (pool.name, pool.state) == ("t", PoolState.DEGRADED)
+    assert pool.notes == ("zpool status -j: pool t: no root vdev for pool t",)
+
+
+def test_removal_and_expansion_stats() -> None:
+    """`removal_stats` / `raidz_expand_stats` with the fields zpool_main.c's
+    `removal_stats_nvlist` and `raidz_expand_stats_nvlist` print (no capture has them yet)."""
+    removal = {"name": "mirror-1", "state": "SCANNING", "removing_vdev": 1,
+               "start_time": 1702502285, "end_time": 0, "to_copy": 1000, "copied": 250,
+               "mapping_memory": 4096}  # fmt: skip
+    expand = {"name": "raidz2-0", "state": "FINISHED", "expanding_vdev": 0,
+              "start_time": 1746969186, "end_time": 1746969323, "to_reflow": 944,
+              "reflowed": 944, "waiting_for_resilver": 0}  # fmt: skip
+    text = with_scan({}, removal_stats=removal, raidz_expand_stats=expand)
+    (pool,) = parse_zpool_status_json(text)
+    change = pool.layout_change
+    assert change is not None
+    assert (change.kind, change.state, change.percent) == (
+        ScanKind.REMOVE,
+        ScanState.RUNNING,
+        25.0,
+    )
+    assert change.started_at == 1702502285 and pool.notes == ()
+
+
+def test_unreadable_scan_keeps_the_tree() -> None:
+    (pool,) = parse_zpool_status_json(with_scan("garbage"))  # type: ignore[arg-type]
+    assert pool.scan is None and pool.root.children
+    assert pool.notes == ("zpool status -j: scan of tank: scan_stats is not an object",)

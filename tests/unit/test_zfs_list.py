@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from nastui.collectors.zfs_list import ListRow, parse_zfs_space, parse_zpool_list
+from nastui.collectors.zfs.lists import ListRow, parse_zfs_space, parse_zpool_list
 from nastui.model.errors import ParseError
 from tests.fakepools import FIXTURES, transcript
 

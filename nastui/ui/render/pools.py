@@ -9,6 +9,7 @@ from rich.text import Text
 
 from nastui.core import units
 from nastui.core.glyphs import Glyphs
+from nastui.core.scan_text import TOOLS, eta_text, layout_text
 from nastui.core.summary import scan_text, space_text, tree_rows
 from nastui.model import HostSnapshot, Pool, ScanProgress, ScanState, Vdev
 from nastui.ui.render.style import DIM, LABEL, bar, fit, pool_state_style
@@ -31,9 +32,7 @@ def _header(pool: Pool, width: int = 200, *, selected: bool = False) -> Text:
     return text
 
 
-def _scan_lines(scan: ScanProgress, now: float, width: int, glyphs: Glyphs) -> list[Text]:
-    if scan.state not in (ScanState.RUNNING, ScanState.PAUSED):
-        return [Text(f"  {scan_text(scan, now)}")]
+def _bar_line(scan: ScanProgress, width: int, glyphs: Glyphs) -> Text:
     percent = scan.percent
     head = Text(f"  {scan.kind.value:<8} ")
     label = f" {percent:5.1f}%" if percent is not None else "   ?%"
@@ -41,17 +40,37 @@ def _scan_lines(scan: ScanProgress, now: float, width: int, glyphs: Glyphs) -> l
     head.append(label)
     if scan.state is ScanState.PAUSED:
         head.append(" paused", style="yellow")
+    return head
+
+
+def _detail(scan: ScanProgress, tool: str | None) -> Text:
     done = units.size(scan.bytes_done)
     total = units.size(scan.bytes_total)
-    detail = (
-        f"  {done} of {total}, {units.rate(scan.rate_bytes_per_s)}, "
-        f"ETA {units.duration(scan.eta_seconds)}"
-    )
+    rate = units.rate(scan.rate_bytes_per_s)
+    return Text(f"  {done} of {total}, {rate}, {eta_text(scan, tool)}")
+
+
+def _layout_lines(
+    change: ScanProgress, now: float, width: int, glyphs: Glyphs, tool: str
+) -> list[Text]:
+    """A ZFS vdev removal or raidz expansion: a bar and its figures while it runs."""
+    if change.state not in (ScanState.RUNNING, ScanState.PAUSED):
+        return [Text(f"  {layout_text(change, now, tool)}", style=DIM)]
+    return [_bar_line(change, width, glyphs), _detail(change, tool)]
+
+
+def _scan_lines(
+    scan: ScanProgress, now: float, width: int, glyphs: Glyphs, tool: str | None = None
+) -> list[Text]:
+    if scan.state not in (ScanState.RUNNING, ScanState.PAUSED):
+        return [Text(f"  {scan_text(scan, now, tool)}")]
+    head = _bar_line(scan, width, glyphs)
+    detail = _detail(scan, tool)
     started = now - scan.started_at if scan.started_at is not None else None
     errors = f"{scan.errors if scan.errors is not None else '?'} errors"
     repaired = units.size(scan.repaired_bytes) if scan.repaired_bytes is not None else "?"
     more = f"  {errors}, {repaired} repaired, started {units.age(started)}"
-    return [head, Text(detail), Text(more)]
+    return [head, detail, Text(more)]
 
 
 def pool_summary(pool: Pool, now: float, width: int, glyphs: Glyphs) -> Text:
@@ -78,9 +97,9 @@ def _running_short(scan: ScanProgress, width: int, glyphs: Glyphs) -> list[Text]
     """Two lines: "  scrub ████░░░ 40.1% ETA 5h22m" and "  959 MiB/s, 11.8/29.6 TiB, 0 err"."""
     percent = scan.percent
     tail = f" {percent:.1f}%" if percent is not None else " ?%"
-    tail += (
-        " paused" if scan.state is ScanState.PAUSED else f" ETA {units.duration(scan.eta_seconds)}"
-    )
+    said = scan.reported_eta_seconds  # the tool's own time left, when it printed one
+    eta = units.duration(said if said is not None else scan.eta_seconds)
+    tail += " paused" if scan.state is ScanState.PAUSED else f" ETA {eta}"
     head = Text(f"  {scan.kind.value} ")
     head.append_text(bar(percent, max(4, width - head.cell_len - len(tail)), glyphs))
     head.append(tail)
@@ -158,11 +177,14 @@ def pool_detail(
     """The pools screen's block for one pool: header, scans, past scans (`past`, from the
     history), status text, tree, error files."""
     now = snapshot.taken_at
+    tool = TOOLS[pool.kind]
     text = _header(pool, width, selected=selected)
-    if pool.scan is not None:
-        for line in _scan_lines(pool.scan, now, width, glyphs):
-            text.append("\n")
-            text.append_text(line)
+    lines = _scan_lines(pool.scan, now, width, glyphs, tool) if pool.scan is not None else []
+    if pool.layout_change is not None:
+        lines += _layout_lines(pool.layout_change, now, width, glyphs, tool)
+    for line in lines:
+        text.append("\n")
+        text.append_text(line)
     last = pool.last_scrub
     if last is not None and last is not pool.scan:
         text.append(f"\n  last completed {scan_text(last, now)}")
@@ -184,4 +206,6 @@ def pool_detail(
         text.append_text(row)
     for path in pool.error_files[:20]:
         text.append(f"\n  permanent error: {path}", style="bold red")
+    for note in pool.notes:
+        text.append(f"\n  not understood: {fit(note, max(8, width - 18), glyphs)}", style="yellow")
     return text

@@ -1,0 +1,2 @@
+"""btrfs filesystems: `collector` runs btrfs-progs; `text`, `scrub` parse its output and `pool`
+turns it into pools (pure)."""

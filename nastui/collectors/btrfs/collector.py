@@ -1,0 +1,167 @@
+"""btrfs filesystems through btrfs-progs (via the runner) and /proc/self/mountinfo.
+
+`btrfs filesystem show --raw` lists every filesystem with its devices; mountinfo says where
+each is mounted. For a mounted one, `btrfs device stats`, `btrfs scrub status --raw` and `-R`
+(exact counters) and `btrfs replace status -1` run on the mount point, concurrently. An
+unmounted filesystem is listed only when devices are missing (a pool that could not mount);
+a complete unmounted one (a backup disk on the shelf) is none of nastui's business.
+
+btrfs-progs needs root for all of this; without it, one `CollectorError` line says so. Output
+that is not understood never drops a filesystem: the lines become the pool's `notes` (or, before
+any filesystem in `filesystem show`, one `CollectorError` each).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from nastui.collectors import sysfs
+from nastui.collectors.btrfs.pool import BtrfsFacts, btrfs_pool, merge_scrub
+from nastui.collectors.btrfs.scrub import BtrfsScrub, parse_scrub_status
+from nastui.collectors.btrfs.text import (
+    BtrfsFs,
+    BtrfsReplace,
+    parse_device_stats_report,
+    parse_filesystem_show_report,
+    parse_replace_status,
+)
+from nastui.collectors.runner import CommandResult, run
+from nastui.collectors.sysfs import Mount, read_int, read_text
+from nastui.model import CollectorError, Pool
+from nastui.model.errors import ParseError
+
+SOURCE = "btrfs"
+NOT_INSTALLED = "btrfs not found: btrfs pools are not read (install btrfs-progs)"
+NEEDS_ROOT = (
+    "btrfs-progs needs root to read filesystems, scrubs and device errors: btrfs pools are "
+    "not read (run nastui as root)"
+)
+PROFILES = ("single", "dup", "raid0", "raid1", "raid1c3", "raid1c4", "raid10", "raid5", "raid6")
+_DENIED = ("Operation not permitted", "Permission denied")
+_NO_OPTION = ("invalid option", "unrecognized option")
+
+
+def show_argv() -> tuple[str, ...]:
+    """Every btrfs filesystem with its devices, sizes in bytes."""
+    return ("btrfs", "filesystem", "show", "--raw")
+
+
+def stats_argv(mountpoint: str) -> tuple[str, ...]:
+    """Per-device error counters."""
+    return ("btrfs", "device", "stats", mountpoint)
+
+
+def scrub_argv(mountpoint: str, *, raw_counters: bool) -> tuple[str, ...]:
+    """Scrub status: exact byte figures (`--raw`), or the kernel's counters (`-R`)."""
+    return ("btrfs", "scrub", "status", "-R" if raw_counters else "--raw", mountpoint)
+
+
+def plain_scrub_argv(mountpoint: str) -> tuple[str, ...]:
+    """Scrub status in rounded units, for btrfs-progs before `--raw` (5.9 and older)."""
+    return ("btrfs", "scrub", "status", mountpoint)
+
+
+def replace_argv(mountpoint: str) -> tuple[str, ...]:
+    """Replace status, printed once."""
+    return ("btrfs", "replace", "status", "-1", mountpoint)
+
+
+def parse_mountinfo(text: str) -> list[Mount]:
+    """The btrfs mounts of a /proc/self/mountinfo (other lines are skipped)."""
+    return [m for m in sysfs.parse_mountinfo(text) if m.fs_type == "btrfs"]
+
+
+def mount_of(fs: BtrfsFs, mounts: list[Mount], root: Path) -> Mount | None:
+    """Where `fs` is mounted: a mount whose device is one of its devices (the top-level
+    subvolume's mount preferred), matched by path or by the kernel names sysfs lists."""
+    paths = {d.path for d in fs.devices if d.path}
+    names = {Path(p).name for p in paths}
+    sys_devices = root / "sys/fs/btrfs" / fs.uuid / "devices"
+    if sys_devices.is_dir():
+        names |= {entry.name for entry in sys_devices.iterdir()}
+    candidates = [m for m in mounts if m.source in paths or Path(m.source).name in names]
+    candidates.sort(key=lambda m: (m.root != "/", len(m.mountpoint)))
+    return candidates[0] if candidates else None
+
+
+def data_profile(root: Path, uuid: str) -> str | None:
+    """The data profile from /sys/fs/btrfs/UUID/allocation/data ("raid1+single" mid-convert)."""
+    data = root / "sys/fs/btrfs" / uuid / "allocation/data"
+    found = [p for p in PROFILES if (data / p).is_dir()]
+    return "+".join(found) or None
+
+
+def _denied(result: CommandResult) -> bool:
+    return any(d in result.stderr for d in _DENIED)
+
+
+def _parse_scrub(result: CommandResult) -> BtrfsScrub | None:
+    if not result.ok:
+        return None
+    return parse_scrub_status(result.stdout)
+
+
+class BtrfsCollector:
+    """Runs btrfs-progs once per poll for every filesystem found."""
+
+    def __init__(self, root: Path = Path("/"), *, timeout: float = 20.0) -> None:
+        self._root = root
+        self._timeout = timeout
+
+    async def _run(self, argv: tuple[str, ...]) -> CommandResult:
+        return await run(argv, timeout=self._timeout)
+
+    async def _facts(self, fs: BtrfsFs, mount: Mount | None, now: float) -> BtrfsFacts:
+        sectorsize = read_int(self._root / "sys/fs/btrfs" / fs.uuid / "sectorsize") or 4096
+        profile = data_profile(self._root, fs.uuid)
+        if mount is None:
+            return BtrfsFacts(profile=profile, sectorsize=sectorsize)
+        where = mount.mountpoint
+        stats, human, raw, replace = await asyncio.gather(
+            self._run(stats_argv(where)),
+            self._run(scrub_argv(where, raw_counters=False)),
+            self._run(scrub_argv(where, raw_counters=True)),
+            self._run(replace_argv(where)),
+        )
+        if not human.ok and any(s in human.stderr for s in _NO_OPTION):
+            human = await self._run(plain_scrub_argv(where))  # no --raw before btrfs-progs 5.10
+        replaced: BtrfsReplace | None = None
+        notes: list[str] = []
+        if replace.ok:
+            try:
+                replaced = parse_replace_status(replace.stdout, now)
+            except ParseError as exc:
+                notes.append(str(exc))
+        counters, stat_notes = parse_device_stats_report(stats.stdout)
+        return BtrfsFacts(
+            mountpoint=where,
+            degraded_mount="degraded" in mount.options.split(","),
+            stats=counters,
+            scrub=merge_scrub(_parse_scrub(human), _parse_scrub(raw)),
+            replace=replaced,
+            profile=profile,
+            sectorsize=sectorsize,
+            notes=(*stat_notes, *notes),
+        )
+
+    async def _pool(self, fs: BtrfsFs, mounts: list[Mount], now: float) -> Pool | None:
+        mount = mount_of(fs, mounts, self._root)
+        if mount is None and fs.missing_count == 0:
+            return None
+        return btrfs_pool(fs, await self._facts(fs, mount, now))
+
+    async def collect(self, now: float) -> tuple[tuple[Pool, ...], tuple[CollectorError, ...]]:
+        """Every btrfs pool worth showing, and one line per failure; never raises."""
+        show = await self._run(show_argv())
+        if show.not_found:
+            return (), (CollectorError(SOURCE, NOT_INSTALLED),)
+        if not show.stdout.strip() and _denied(show):
+            return (), (CollectorError(SOURCE, NEEDS_ROOT),)
+        if not show.ok and not show.stdout.strip():
+            return (), (CollectorError(SOURCE, f"btrfs filesystem show failed: {show.describe()}"),)
+        filesystems, stray = parse_filesystem_show_report(show.stdout)
+        mounts = parse_mountinfo(read_text(self._root / "proc/self/mountinfo") or "")
+        results = await asyncio.gather(*(self._pool(fs, mounts, now) for fs in filesystems))
+        pools = tuple(r for r in results if r is not None)
+        return pools, tuple(CollectorError(SOURCE, line) for line in stray)
