@@ -257,3 +257,11 @@ def test_delayed_broken_and_missing_file(tmp_path: Path) -> None:
             "mdraid", "/proc/mdstat line 1: unexpected line before any array: 'garbage'"
         ),
     )
+
+
+def test_a_damaged_device_count_does_not_fill_memory() -> None:
+    """Found by the fuzz test: `[99999999999999999999/4]` made one placeholder per device."""
+    text = (MDSTAT / "pymdstat/mdstat.07").read_text().replace("[6/4]", "[99999999999999999999/4]")
+    (array,) = parse_mdstat(text)
+    pool = md_pool(array, MdSys())
+    assert len(pool.root.leaves) <= 1920 + len(array.members)

@@ -43,6 +43,9 @@ _KINDS = {
 _COMPLETED = re.compile(r"^(?P<done>\d+)\s*/\s*(?P<total>\d+)$")
 _FLAG_NOTES = {"W": "write-mostly", "R": "(replacement)", "J": "journal"}
 _NOT_IN_SLOT = frozenset("FSRJ")  # faulty, spare, replacement, journal: not holding a slot
+# The most devices an array can have (md 1.x superblock: 1920 roles). A larger count in mdstat
+# is a damaged line: placeholders stop there instead of filling memory.
+MAX_MD_DEVICES = 1920
 
 
 @dataclass(frozen=True)
@@ -163,7 +166,7 @@ def _members(array: MdArray, sys: MdSys) -> tuple[tuple[Vdev, ...], tuple[Vdev, 
     leaves = [_leaf(m, sys, note if m.dev in behind else None) for m in working]
     present = sum(1 for m in working if not set(m.flags) & _NOT_IN_SLOT)
     failed = sum(1 for m in working if "F" in m.flags)
-    missing = max(0, (array.raid_disks or 0) - present - failed)  # a failed member is its gap
+    missing = max(0, min(array.raid_disks or 0, MAX_MD_DEVICES) - present - failed)  # F: a gap
     gaps = [i for i, c in enumerate(array.status or "") if c == "_"]
     named = len(gaps) == missing + len(behind) and not failed
     holes = (
