@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from nastui.core.units import duration
-from nastui.model import Health, Pool, PoolPolicy
+from nastui.model import CapacityLimits, Health, Pool, PoolPolicy
 
 METRIC_PREFIX = "used:"
 WINDOW_S = 7 * 86400.0
@@ -73,3 +73,8 @@ def time_to_full(
 def full_text(seconds: float | None) -> str:
     """ "full in ~12d" for a time to full; "" when there is none."""
     return f"full in ~{duration(seconds)}" if seconds is not None else ""
+
+
+def capacity_limits_of(pool: Pool, policy: PoolPolicy) -> CapacityLimits:
+    """The capacity limits that apply to `pool`."""
+    return policy.capacity_for(pool.name)

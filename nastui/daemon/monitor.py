@@ -20,7 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from nastui.collectors.base import FleetSource
+from nastui.control.acks import remove_alert_ack
 from nastui.control.latest import write_public
+from nastui.control.statefile import StateError
 from nastui.core.ack import apply_alert_acks
 from nastui.core.alerting import (
     AlertBook,
@@ -121,7 +123,7 @@ class Monitor:
         snapshot = await self.session.poll()
         now = self.session.clock.now()
         fleet = await self._poll_fleet(now)
-        acks = self.history.acks()
+        acks = (*self.history.acks(), *self.session.alert_acks())  # acks.json wins a tie
         alerts: list[Alert] = list(snapshot.alerts)
         for host in fleet:
             alerts.extend(fleet_alerts(host, now))
@@ -152,8 +154,9 @@ class Monitor:
             for ack in acks:
                 if ack.key not in keep:
                     self.history.remove_ack(ack.key)
+                    remove_alert_ack(self.session.state_dir, ack.key)
                     self.log.info(f"acknowledgement of {ack.key} lapsed")
-        except HistoryError as exc:
+        except (HistoryError, StateError) as exc:
             self.log.error(str(exc))
 
     async def _tell(self, notices: Sequence[Notice], local: str) -> list[Delivery]:
