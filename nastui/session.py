@@ -80,7 +80,7 @@ class Session:
     store: SnapshotStore = field(default_factory=SnapshotStore)
     fleet: FleetSource | None = None
     history: History | None = None
-    state_dir: Path = field(default_factory=lambda: state_dir({}, os.geteuid()))
+    state_dir: Path | None = None  # None: keeps no state (a demo without HOME)
     legacy_acks: tuple[Acknowledgement, ...] = ()  # alert acks an older nastui kept in history
 
     async def poll(self) -> HostSnapshot:
@@ -89,7 +89,7 @@ class Session:
         from), assess and publish; returns the assessed snapshot."""
         raw = await self.backend.collect()
         try:
-            drive_acks, alert_acks = ack_file.load_all(self.state_dir)
+            drive_acks, alert_acks = self._acks()
         except StateError:
             drive_acks, alert_acks = {}, ()
         if drive_acks:
@@ -105,12 +105,25 @@ class Session:
         acks = (*self.legacy_acks, *alert_acks)  # the file's win over older ones (same key)
         return self.store.ingest(raw, self.config.thresholds, self.clock.now(), acks)
 
+    def _acks(self) -> tuple[ack_file.DriveAcks, tuple[Acknowledgement, ...]]:
+        return ack_file.load_all(self.state_dir) if self.state_dir is not None else ({}, ())
+
     def alert_acks(self) -> tuple[Acknowledgement, ...]:
         """The alert acknowledgements kept in the state directory."""
         try:
-            return ack_file.load_all(self.state_dir)[1]
+            return self._acks()[1]
         except StateError:
             return ()
+
+    def writable_state_dir(self) -> Path:
+        """The state directory, for writing acknowledgements.
+
+        Raises:
+            StateError: the session keeps no state (a demo without HOME or NASTUI_STATE_DIR).
+        """
+        if self.state_dir is None:
+            raise StateError("the demo keeps no state here: set NASTUI_STATE_DIR or HOME")
+        return self.state_dir
 
 
 def load_for(source: Source, env: Mapping[str, str]) -> Config:
@@ -184,10 +197,11 @@ def open_session(source: Source, env: Mapping[str, str]) -> Session:
     return attach_history(session, _local_history(env)) if source.history else session
 
 
-def _private(directory: Path) -> Path:
+def _private(directory: Path | None) -> Path | None:
     """`directory`, created mode 0700 if it can be (else the first write says why)."""
-    with contextlib.suppress(OSError):
-        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if directory is not None:
+        with contextlib.suppress(OSError):
+            directory.mkdir(mode=0o700, parents=True, exist_ok=True)
     return directory
 
 

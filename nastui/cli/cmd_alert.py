@@ -172,7 +172,7 @@ def _ack(args: argparse.Namespace, out: TextIO) -> int:
     expires = now + args.duration if args.duration else None
     ack = ack_alert(alert, now, args.note, expires)
     try:
-        ack_file.add_alert_ack(session.state_dir, ack)
+        ack_file.add_alert_ack(session.writable_state_dir(), ack)
     except StateError as exc:
         print(f"nastui: {exc}", file=sys.stderr)
         return exits.EX_CANTCREAT
@@ -195,7 +195,7 @@ def _unack(args: argparse.Namespace, out: TextIO) -> int:
         print(f"nastui: {what} {args.key!r} (`nastui alert list` shows them)", file=sys.stderr)
         return exits.EX_USAGE
     try:
-        ack_file.remove_alert_ack(session.state_dir, keys[0])
+        ack_file.remove_alert_ack(session.writable_state_dir(), keys[0])
         if any(a.key == keys[0] for a in session.legacy_acks):
             _forget_legacy(keys[0])
     except (StateError, HistoryError) as exc:

@@ -166,8 +166,8 @@ def run_ack(args: argparse.Namespace, out: TextIO) -> int:
         why = "no such drive" if drive is None else "it has no serial number to keep it by"
         print(f"nastui: cannot acknowledge {args.drive}: {why}", file=sys.stderr)
         return exits.EX_USAGE
-    directory = opened[0].state_dir  # the machine's, or the demo's own
     try:
+        directory = opened[0].writable_state_dir()  # the machine's, or the demo's own
         if args.clear:
             count = acks.clear(directory, drive.key, args.keys or None)
             out.write(f"{drive.label}: {count} acknowledgement(s) forgotten\n")

@@ -28,14 +28,21 @@ FORMAT_VERSION = 1
 BLINK = "activity-blink"
 
 
-def demo_state_dir(env: Mapping[str, str], scenario: str) -> Path:
+def demo_state_dir(env: Mapping[str, str], scenario: str) -> Path | None:
     """The simulator's state directory (acknowledgements now; the demo's LEDs and scrubs may
-    live there too): $NASTUI_STATE_DIR, else $XDG_STATE_HOME/nastui/demo/SCENARIO (default
-    ~/.local/state/...). Never /var/lib/nastui: a demo must not touch the real box's state."""
+    live there too): $NASTUI_STATE_DIR, else $XDG_STATE_HOME/nastui/demo/SCENARIO, else
+    $HOME/.local/state/nastui/demo/SCENARIO; None in an environment with none of them (a
+    test, the screenshot script: the demo then keeps no state). Never /var/lib/nastui: a demo
+    must not touch the real box's state."""
     if env.get("NASTUI_STATE_DIR"):
         return Path(env["NASTUI_STATE_DIR"])
-    base = env.get("XDG_STATE_HOME") or str(Path(env.get("HOME") or Path.home()) / ".local/state")
-    return Path(base) / "nastui" / "demo" / scenario
+    if env.get("XDG_STATE_HOME"):
+        base = Path(env["XDG_STATE_HOME"])
+    elif env.get("HOME"):
+        base = Path(env["HOME"]) / ".local/state"
+    else:
+        return None
+    return base / "nastui" / "demo" / scenario
 
 
 def state_dir(env: Mapping[str, str], euid: int) -> Path:

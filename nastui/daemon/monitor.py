@@ -154,7 +154,8 @@ class Monitor:
             for ack in acks:
                 if ack.key not in keep:
                     self.history.remove_ack(ack.key)
-                    remove_alert_ack(self.session.state_dir, ack.key)
+                    if self.session.state_dir is not None:
+                        remove_alert_ack(self.session.state_dir, ack.key)
                     self.log.info(f"acknowledgement of {ack.key} lapsed")
         except (HistoryError, StateError) as exc:
             self.log.error(str(exc))

@@ -75,7 +75,7 @@ class DriveScreen(NasScreen):
             return
         try:
             done = acks.acknowledge(
-                self.nas.session.state_dir,  # the machine's, or the demo's own
+                self.nas.session.writable_state_dir(),  # the machine's, or the demo's own
                 drive.key,
                 reasons,
                 self.nas.session.clock.now(),
