@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from nastui.cli.configcheck import describe
 from nastui.cli.statusview import render_status
 from nastui.config import ConfigError, parse_config
 from nastui.control import acks as ack_file
@@ -268,6 +269,9 @@ def test_collectors_and_pools_sections() -> None:
     pools = config.thresholds.pools
     assert pools.capacity_for("tank") == CapacityLimits(85, 90)
     assert pools.capacity_for("backup") == CapacityLimits(85, 99)
+    said = describe(config)
+    assert "collect   zfs off, md auto, btrfs on; 1 ignore rule(s)" in said
+    assert "capacity  warn at 85%, critical at 90%, 1 pool(s) with their own" in said
 
 
 @pytest.mark.parametrize(
