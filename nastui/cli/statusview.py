@@ -130,7 +130,7 @@ def render_status(
     """The whole summary as text (`verbose`: with collectors and notes)."""
     limits = limits or Thresholds()
     lines = [headline(snapshot, limits), *problem_lines(snapshot), ""]
-    lines += section_lines(snapshot, full_in)
+    lines += [perfdata.text(line) for line in section_lines(snapshot, full_in)]
     if verbose:
         lines += ["", *verbose_lines(snapshot)]
     temps = perfdata.joined(perfdata.drive_items(snapshot, limits))

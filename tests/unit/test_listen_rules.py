@@ -291,3 +291,13 @@ def test_collectors_and_pools_errors_name_the_key(text: str, message: str) -> No
     with pytest.raises(ConfigError) as caught:
         parse_config(text, Path("config.toml"))
     assert message in str(caught.value)
+
+
+def test_no_text_line_of_status_carries_a_pipe() -> None:
+    """A btrfs label, a fan or a message with "|" never starts performance data early."""
+    tank = dataclasses.replace(pool(85), name="a|b")
+    snapshot = assess(HostSnapshot("n|s", NOW, pools=(tank,)), Thresholds(), NOW)
+    lines = render_status(snapshot, ASCII, verbose=True).splitlines()
+    assert lines[0].count(" | ") == 1 and lines[0].startswith("NASTUI WARNING - n/s: ")
+    assert "'pool_a_b'=85%;80;90;0;100" in lines[0]
+    assert all("|" not in line for line in lines[1:])
