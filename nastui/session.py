@@ -6,6 +6,8 @@ the real machine (optionally under `--root`), so every front end picks its sourc
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -17,13 +19,15 @@ from nastui.collectors import runner
 from nastui.collectors.base import Backend, FleetSource
 from nastui.collectors.local import LocalBackend
 from nastui.config import Config, ConfigError, find_config_path, load_config
+from nastui.control import acks as ack_file
 from nastui.control.locate import Locator
 from nastui.control.locate_ladder import LadderLocator
+from nastui.control.statefile import StateError
 from nastui.core.clock import Clock, SystemClock
-from nastui.core.statefiles import state_dir
+from nastui.core.statefiles import demo_state_dir, state_dir
 from nastui.core.store import SnapshotStore
 from nastui.history.db import HISTORY_FILE, History, HistoryError
-from nastui.model import HostSnapshot
+from nastui.model import UNASSESSED, Acknowledgement, HostSnapshot
 from nastui.sim import DEFAULT_SCENARIO, SimBackend, UnknownScenario
 from nastui.sim.clock import FakeClock, FollowingClock
 from nastui.sim.history import demo_history
@@ -65,8 +69,9 @@ class Source:
 @dataclass
 class Session:
     """An opened source: its configuration, backend, clock, store, locate LEDs, fleet (the
-    remote hosts; None when no `[[host]]` is configured or the source wants none) and history
-    (the daemon's file, its last day already in the store; None when there is none)."""
+    remote hosts; None when no `[[host]]` is configured or the source wants none), history
+    (the daemon's file, its last day already in the store; None when there is none) and state
+    directory (acknowledgements: the machine's, or the demo's own)."""
 
     config: Config
     backend: Backend
@@ -75,11 +80,50 @@ class Session:
     store: SnapshotStore = field(default_factory=SnapshotStore)
     fleet: FleetSource | None = None
     history: History | None = None
+    state_dir: Path | None = None  # None: keeps no state (a demo without HOME)
+    legacy_acks: tuple[Acknowledgement, ...] = ()  # alert acks an older nastui kept in history
 
     async def poll(self) -> HostSnapshot:
-        """Collect once, assess and publish; returns the assessed snapshot."""
+        """Collect once, apply the acknowledgements (`acks.json` in the state directory: the
+        one place status, the interface, the daemon, the agent and the export take them
+        from), assess and publish; returns the assessed snapshot."""
         raw = await self.backend.collect()
-        return self.store.ingest(raw, self.config.thresholds, self.clock.now())
+        try:
+            drive_acks, alert_acks = self._acks()
+        except StateError:
+            drive_acks, alert_acks = {}, ()
+        if drive_acks:
+            raw = dataclasses.replace(
+                raw,
+                drives=tuple(
+                    dataclasses.replace(d, acks=drive_acks[d.key])
+                    if d.key in drive_acks and d.verdict == UNASSESSED
+                    else d
+                    for d in raw.drives
+                ),
+            )
+        acks = (*self.legacy_acks, *alert_acks)  # the file's win over older ones (same key)
+        return self.store.ingest(raw, self.config.thresholds, self.clock.now(), acks)
+
+    def _acks(self) -> tuple[ack_file.DriveAcks, tuple[Acknowledgement, ...]]:
+        return ack_file.load_all(self.state_dir) if self.state_dir is not None else ({}, ())
+
+    def alert_acks(self) -> tuple[Acknowledgement, ...]:
+        """The alert acknowledgements kept in the state directory."""
+        try:
+            return self._acks()[1]
+        except StateError:
+            return ()
+
+    def writable_state_dir(self) -> Path:
+        """The state directory, for writing acknowledgements.
+
+        Raises:
+            StateError: the session keeps no state (a demo without HOME or NASTUI_STATE_DIR).
+        """
+        if self.state_dir is None:
+            raise StateError("the demo keeps no state here: set NASTUI_STATE_DIR or HOME")
+        return self.state_dir
 
 
 def load_for(source: Source, env: Mapping[str, str]) -> Config:
@@ -120,7 +164,12 @@ def open_session(source: Source, env: Mapping[str, str]) -> Session:
             host=config.hostname,
         )
         session = Session(
-            config, sim, clock, SimLocator(sim), fleet=_fleet(source, config, clock, sim)
+            config,
+            sim,
+            clock,
+            SimLocator(sim),
+            fleet=_fleet(source, config, clock, sim),
+            state_dir=_private(demo_state_dir(env, sim.scenario.name)),
         )
         if not source.history:
             return session
@@ -135,8 +184,38 @@ def open_session(source: Source, env: Mapping[str, str]) -> Session:
         latest=lambda: store.latest(backend.host),
         state_dir=state_dir(env, os.geteuid()),
     )
-    session = Session(config, backend, clock, locator, store, _fleet(source, config, clock))
+    session = Session(
+        config,
+        backend,
+        clock,
+        locator,
+        store,
+        _fleet(source, config, clock),
+        state_dir=state_dir(env, os.geteuid()),
+        legacy_acks=_legacy_acks(env),
+    )
     return attach_history(session, _local_history(env)) if source.history else session
+
+
+def _private(directory: Path | None) -> Path | None:
+    """`directory`, created mode 0700 if it can be (else the first write says why)."""
+    if directory is not None:
+        with contextlib.suppress(OSError):
+            directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return directory
+
+
+def _legacy_acks(env: Mapping[str, str]) -> tuple[Acknowledgement, ...]:
+    """Alert acknowledgements an older nastui kept in the history database (read-only)."""
+    history = _local_history(env)
+    if history is None:
+        return ()
+    try:
+        return history.acks()
+    except HistoryError:
+        return ()
+    finally:
+        history.close()
 
 
 def _local_history(env: Mapping[str, str]) -> History | None:

@@ -42,6 +42,18 @@ def describe(config: Config) -> list[str]:
         else "alerts    no email configured"
     )
     lines.append(f"hosts     {len(config.hosts)} remote host(s) for the fleet view")
+    switches = config.collectors
+    ignored = len(config.thresholds.ignore)
+    lines.append(
+        f"collect   zfs {switches.zfs.value}, md {switches.md.value}, btrfs {switches.btrfs.value}"
+        f"; {ignored} ignore rule(s)"
+    )
+    cap = config.thresholds.pools
+    overrides = f", {len(cap.per_pool)} pool(s) with their own" if cap.per_pool else ""
+    lines.append(
+        f"capacity  warn at {cap.capacity.warning:g}%, critical at {cap.capacity.critical:g}%"
+        + overrides
+    )
     return lines
 
 

@@ -8,6 +8,7 @@ says which file that is.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import tomllib
 from collections.abc import Mapping
@@ -18,6 +19,7 @@ from nastui.config.tomlpos import KeyPath, index_lines
 from nastui.config.validate_alerts import read_alerts
 from nastui.config.validate_base import Context, Section
 from nastui.config.validate_chassis import read_chassis
+from nastui.config.validate_collectors import read_collectors, read_pools
 from nastui.config.validate_fans import read_fans, read_zones
 from nastui.config.validate_hosts import read_hosts
 from nastui.config.validate_settings import read_hostname, read_poll, read_ui
@@ -27,7 +29,19 @@ from nastui.config.validate_values import dotted
 MAX_FILE_BYTES = 256 << 10  # a configuration is a few kB; a bigger file is not one
 MAX_DEPTH = 8  # tables and arrays within each other: the deepest real key (a face's hole) is 5
 
-TOP_KEYS = ("hostname", "chassis", "thresholds", "poll", "zone", "fan", "alerts", "host", "ui")
+TOP_KEYS = (
+    "hostname",
+    "chassis",
+    "thresholds",
+    "poll",
+    "zone",
+    "fan",
+    "alerts",
+    "host",
+    "ui",
+    "collectors",
+    "pools",
+)
 CONFIG_NAME = Path("nastui") / "config.toml"
 
 # Sample: Expected '=' after a key in a key/value pair (at line 3, column 9)
@@ -134,11 +148,14 @@ def parse_config(text: str, path: Path) -> Config:
     root = Section(ctx, (), data)
     root.check_keys(TOP_KEYS)
     zones = read_zones(root)
+    switches, ignore = read_collectors(root)
+    limits = dataclasses.replace(read_thresholds(root), pools=read_pools(root), ignore=ignore)
     config = Config(
         path=path,
         hostname=read_hostname(root),
         chassis=read_chassis(root),
-        thresholds=read_thresholds(root),
+        thresholds=limits,
+        collectors=switches,
         poll=read_poll(root),
         fans=read_fans(root, zones),
         zones=zones,

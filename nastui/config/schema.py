@@ -10,7 +10,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from nastui.config.presets import PRESETS
-from nastui.model import BayBinding, ChassisLayout, FanZone, Thresholds
+from nastui.model import BayBinding, ChassisLayout, CollectorsConfig, FanZone, Thresholds
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,3 +189,4 @@ class Config:
     alerts: AlertsConfig = field(default_factory=AlertsConfig)
     hosts: tuple[HostConfig, ...] = ()
     ui: UiConfig = field(default_factory=UiConfig)
+    collectors: CollectorsConfig = field(default_factory=CollectorsConfig)

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from nastui.collectors.base import FleetSource
+from nastui.control.acks import remove_alert_ack
+from nastui.control.statefile import StateError
 from nastui.core.ack import apply_alert_acks
 from nastui.core.alerting import AlertBook, AlertPolicy, evaluate, prune_alert_acks
 from nastui.core.assess import fleet_alerts
@@ -147,7 +149,7 @@ class Monitor:
         self._host = snapshot.host
         now = self.session.clock.now()
         fleet = await self._poll_fleet(now)
-        acks = self.keeper.acks()
+        acks = (*self.keeper.acks(), *self.session.alert_acks())  # acks.json wins a tie
         alerts: list[Alert] = [*snapshot.alerts, *self.keeper.alerts()]
         for host in fleet:
             alerts.extend(fleet_alerts(host, now))
@@ -176,7 +178,15 @@ class Monitor:
     def _forget_acks(self, acks: Sequence[Acknowledgement], book: AlertBook, now: float) -> None:
         keep = {a.key for a in prune_alert_acks(acks, book, now)}
         lapsed = [ack.key for ack in acks if ack.key not in keep]
-        for key in self.keeper.remove_acks(lapsed) if lapsed else ():
+        if not lapsed:
+            return
+        done = set(self.keeper.remove_acks(lapsed))
+        state_dir = self.session.state_dir
+        try:
+            done |= {k for k in lapsed if state_dir is not None and remove_alert_ack(state_dir, k)}
+        except StateError as exc:
+            self.log.error(str(exc))
+        for key in sorted(done):
             self.log.info(f"acknowledgement of {key} lapsed")
 
     async def _tell(self, notices: Sequence[Notice], local: str) -> list[Delivery]:

@@ -60,6 +60,14 @@ from nastui.model.fan import (
 from nastui.model.fleet import FleetHost
 from nastui.model.health import UNASSESSED, Acknowledgement, Health, Reason, Verdict, worst
 from nastui.model.limits import AttributeLimit, TempLimits, Thresholds
+from nastui.model.policy import (
+    CapacityLimits,
+    CollectorMode,
+    CollectorsConfig,
+    CollectorState,
+    IgnoreRule,
+    PoolPolicy,
+)
 from nastui.model.pool import Pool, PoolKind, PoolState, ScanKind, ScanProgress, ScanState, Vdev
 from nastui.model.snapshot import CollectorError, HostSnapshot
 from nastui.model.ups import Ups, UpsStatus
@@ -76,9 +84,13 @@ __all__ = [
     "BenchSample",
     "BenchSettings",
     "BenchTarget",
+    "CapacityLimits",
     "Chassis",
     "ChassisLayout",
     "CollectorError",
+    "CollectorMode",
+    "CollectorState",
+    "CollectorsConfig",
     "CurveKind",
     "CurvePoint",
     "Drive",
@@ -94,6 +106,7 @@ __all__ = [
     "FleetHost",
     "Health",
     "HostSnapshot",
+    "IgnoreRule",
     "IoRate",
     "LedState",
     "LocateResult",
@@ -107,6 +120,7 @@ __all__ = [
     "Phase",
     "Pool",
     "PoolKind",
+    "PoolPolicy",
     "PoolState",
     "PowerState",
     "Reason",

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from nastui.model.drive import DriveClass
+from nastui.model.policy import IgnoreRule, PoolPolicy
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +57,8 @@ class Thresholds:
         stale_after_s: a temperature older than this is shown as stale.
         scrub_max_age_days: warn when the last completed scrub is older than this.
         nvme_percent_used_warning: NVMe wear (percentage_used) that warns.
+        pools: capacity limits (`[pools]`).
+        ignore: drives and findings that make no alerts (`[[collectors.ignore]]`).
     """
 
     temps: dict[DriveClass, TempLimits] = field(default_factory=lambda: dict(DEFAULT_TEMPS))
@@ -63,6 +66,8 @@ class Thresholds:
     stale_after_s: float = 900.0
     scrub_max_age_days: float = 35.0
     nvme_percent_used_warning: int = 90
+    pools: PoolPolicy = field(default_factory=PoolPolicy)
+    ignore: tuple[IgnoreRule, ...] = ()
 
     def attribute(self, attr_id: int) -> AttributeLimit | None:
         """The limit configured for an attribute id."""

@@ -61,14 +61,15 @@ def _earlier(pool: Pool, seed: int, scenario: str) -> tuple[ScanProgress, ...]:
 
 
 def _scan_snapshots(first: HostSnapshot, seed: int, scenario: str) -> list[HostSnapshot]:
-    """Snapshots holding only a pool with one earlier scrub each, in time order."""
+    """Snapshots holding only a pool with one earlier scrub each, in time order (its usage
+    left out: it is not known for those times)."""
     found = [(scan, pool) for pool in first.pools for scan in _earlier(pool, seed, scenario)]
     found.sort(key=lambda pair: pair[0].ended_at or 0.0)
     return [
         HostSnapshot(
             host=first.host,
             taken_at=scan.ended_at or first.taken_at,
-            pools=(dataclasses.replace(pool, scan=None, last_scrub=scan),),
+            pools=(dataclasses.replace(pool, scan=None, last_scrub=scan, allocated_bytes=None),),
             source=first.source,
         )
         for scan, pool in found

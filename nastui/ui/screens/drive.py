@@ -4,7 +4,6 @@ counter changes the daemon's history kept."""
 
 from __future__ import annotations
 
-import os
 from typing import ClassVar
 
 from rich.text import Text
@@ -15,7 +14,6 @@ from textual.containers import VerticalScroll
 from nastui.control import acks
 from nastui.control.statefile import StateError
 from nastui.core.ack import ackable
-from nastui.core.statefiles import state_dir
 from nastui.history.db import HistoryError
 from nastui.history.record import CounterChange
 from nastui.model import Drive, HostSnapshot
@@ -71,16 +69,13 @@ class DriveScreen(NasScreen):
         drive = snapshot.drive(slot.drive) if snapshot and slot and slot.drive else None
         if snapshot is None or drive is None:
             return
-        if snapshot.source != "local":
-            self.notify("acknowledgements are kept for real drives only", severity="warning")
-            return
         reasons = [r for r in drive.verdict.reasons if ackable(r)]
         if not reasons:
             self.notify(f"{drive.dev}: nothing to acknowledge")
             return
         try:
             done = acks.acknowledge(
-                state_dir(os.environ, os.geteuid()),
+                self.nas.session.writable_state_dir(),  # the machine's, or the demo's own
                 drive.key,
                 reasons,
                 self.nas.session.clock.now(),
