@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from nastui.cli.cmd_smart import explained
-from nastui.collectors.smart import parse_capture
-from nastui.collectors.smart_pysmart import parse_text
+from nastui.collectors.smart.collector import parse_capture
+from nastui.collectors.smart.pysmart_parse import parse_text
 from nastui.model import DriveClass, Health, PowerState, Thresholds, Transport
 from nastui.model.errors import ParseError
 from tests.smartbox import SMART
@@ -219,7 +219,7 @@ def test_importing_pysmart_leaves_the_process_environment_alone(lang: str | None
         "import logging, os\n"
         + (f"os.environ['LANG'] = {lang!r}\n" if lang else "os.environ.pop('LANG', None)\n")
         + "before = logging.getLoggerClass()\n"
-        "from nastui.collectors.smart_pysmart import pysmart_device\n"
+        "from nastui.collectors.smart.pysmart_parse import pysmart_device\n"
         "import sys; assert 'pySMART' not in sys.modules  # lazily, only when parsing\n"
         "pysmart_device()\n"
         "assert 'pySMART' in sys.modules and logging.getLoggerClass() is before\n"

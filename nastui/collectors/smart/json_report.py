@@ -19,7 +19,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from nastui.collectors.smart_reading import (
+from nastui.collectors.smart.reading import (
     SmartReading,
     celsius,
     clean,
@@ -27,7 +27,7 @@ from nastui.collectors.smart_reading import (
     present,
     self_test_passed,
 )
-from nastui.collectors.smart_text import power_word
+from nastui.collectors.smart.text import power_word
 from nastui.model import (
     DriveIdentity,
     NvmeHealth,

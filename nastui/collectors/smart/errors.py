@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 
 from nastui.collectors.runner import CommandResult
-from nastui.collectors.smart_reading import COMMAND_FAILED, OPEN_FAILED
+from nastui.collectors.smart.reading import COMMAND_FAILED, OPEN_FAILED
 from nastui.model import Transport
 
 INSTALL = "install smartmontools (apt-get install smartmontools)"

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from nastui.collectors import smart_text
-from nastui.collectors.smart_reading import (
+from nastui.collectors.smart import text as smart_text
+from nastui.collectors.smart.reading import (
     SmartReading,
     celsius,
     clean,

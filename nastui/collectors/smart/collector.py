@@ -2,14 +2,14 @@
 
 Each drive gets, through the runner and always with `-n standby` and its interface:
 - a full read every `smart_every` seconds (default 300): pySMART parses `smartctl -a`
-  (`nastui.collectors.smart_pysmart`), with any further command pySMART asks for run the same
+  (`nastui.collectors.smart.pysmart_parse`), with any further command pySMART asks for run the same
   way; the exit status bits are kept;
 - between full reads, for drives without a hwmon sensor, a quick temperature and power-mode
   probe every `temp_every` seconds (default 30): `smartctl -n standby -j -A`, parsed as JSON.
 Reads run as tasks, at most `concurrency` (32) at once, each bounded by the runner's timeout. A poll
 waits up to `wait_s` for the reads it started and publishes what is done; a hung smartctl keeps
 only its own drive waiting. A drive in standby keeps its last SMART data and temperature (shown
-stale) and is never woken: see `nastui.collectors.smart_wake` for the wake-up counter.
+stale) and is never woken: see `nastui.collectors.smart.wake` for the wake-up counter.
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from nastui.collectors import runner
-from nastui.collectors.smart_errors import SmartProblem, problem_of
-from nastui.collectors.smart_json import parse_json
-from nastui.collectors.smart_pysmart import (
+from nastui.collectors.smart.errors import SmartProblem, problem_of
+from nastui.collectors.smart.json_report import parse_json
+from nastui.collectors.smart.pysmart_parse import (
     STANDBY_GUARD,
     Answer,
     Request,
@@ -34,9 +34,9 @@ from nastui.collectors.smart_pysmart import (
     parse_answers,
     parse_text,
 )
-from nastui.collectors.smart_reading import SmartReading, apply_reading
-from nastui.collectors.smart_text import normalized_lines, power_state
-from nastui.collectors.smart_wake import WakeTracker
+from nastui.collectors.smart.reading import SmartReading, apply_reading
+from nastui.collectors.smart.text import normalized_lines, power_state
+from nastui.collectors.smart.wake import WakeTracker
 from nastui.collectors.sysfs import read_text
 from nastui.model import CollectorError, Drive, PowerState, Temperature, TempSource, Transport
 from nastui.model.errors import ParseError
