@@ -33,6 +33,7 @@ from nastui.model.chassis import (
     Side,
 )
 from nastui.model.drive import (
+    AtaError,
     Drive,
     DriveClass,
     DriveIdentity,
@@ -59,7 +60,7 @@ from nastui.model.fan import (
 )
 from nastui.model.fleet import FleetHost
 from nastui.model.health import UNASSESSED, Acknowledgement, Health, Reason, Verdict, worst
-from nastui.model.limits import AttributeLimit, TempLimits, Thresholds
+from nastui.model.limits import AttributeLimit, TempLimits, TempOverride, Thresholds
 from nastui.model.pool import Pool, PoolKind, PoolState, ScanKind, ScanProgress, ScanState, Vdev
 from nastui.model.snapshot import CollectorError, HostSnapshot
 from nastui.model.ups import Ups, UpsStatus
@@ -68,6 +69,7 @@ __all__ = [
     "UNASSESSED",
     "Acknowledgement",
     "Alert",
+    "AtaError",
     "AttributeLimit",
     "Bay",
     "BayBinding",
@@ -125,6 +127,7 @@ __all__ = [
     "Subject",
     "TargetKind",
     "TempLimits",
+    "TempOverride",
     "TempSource",
     "Temperature",
     "Thresholds",

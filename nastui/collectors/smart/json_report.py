@@ -19,6 +19,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+from nastui.collectors.smart.errorlog import errors_from_json
 from nastui.collectors.smart.reading import (
     SmartReading,
     celsius,
@@ -287,6 +288,7 @@ def reading_from_json(data: dict[str, Any], source: str) -> SmartReading:
         version=_version(header),
         notes=_notes(data),
         standby_check_unsupported=any("ignoring -n option" in t for _, t in messages(data)),
+        ata_errors=errors_from_json(_dict(data.get("ata_smart_error_log"))),
     )
 
 

@@ -23,7 +23,9 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from nastui.collectors.smart import labels
 from nastui.collectors.smart import text as smart_text
+from nastui.collectors.smart.errorlog import errors_from_lines
 from nastui.collectors.smart.reading import (
     SmartReading,
     celsius,
@@ -226,13 +228,16 @@ def _health_parts(
 def _identity(device: Any, lines: Sequence[str], interface: str) -> DriveIdentity:
     rpm = device.rotation_rate or None
     rotational = False if device.is_ssd else (True if rpm else None)
+    transport = _TRANSPORT.get(interface, Transport.UNKNOWN)
+    if labels.nvme_behind_scsi(lines):
+        transport = Transport.NVME
     return DriveIdentity(
-        model=clean(device.model),
-        serial=clean(device.serial),
+        model=labels.model(lines) or clean(device.model),
+        serial=labels.serial(lines) or clean(device.serial),
         wwn=smart_text.wwn(lines),
         firmware=clean(device.firmware),
         capacity_bytes=device._capacity or None,
-        transport=_TRANSPORT.get(interface, Transport.UNKNOWN),
+        transport=transport,
         rotational=rotational,
         rpm=rpm,
         vendor=clean(device._vendor),
@@ -255,12 +260,14 @@ def reading_from_device(
     attrs, nvme, scsi, hours = _health_parts(device)
     if scsi is not None and scsi.non_medium_errors is None:
         scsi = dataclasses.replace(scsi, non_medium_errors=smart_text.non_medium_errors(lines))
-    temperature = device.temperature
+    if hours is None and interface == "scsi":
+        hours = labels.scsi_power_on_hours(lines)
+    temperature = labels.temperature(lines, attrs) or celsius(device.temperature)
     return SmartReading(
         source=source,
         identity=_identity(device, lines, interface),
         power=smart_text.power_state(lines),
-        temperature_c=celsius(temperature),
+        temperature_c=temperature,
         smart_passed=smart_text.overall_assessment(lines),
         attributes=attrs,
         nvme=nvme,
@@ -270,6 +277,10 @@ def reading_from_device(
         version=smart_text.version(lines),
         notes=_notes(device, lines),
         standby_check_unsupported=smart_text.standby_check_ignored(lines),
+        ata_errors=errors_from_lines(lines),
+        attributes_missing=interface == "sat"
+        and not attrs
+        and smart_text.overall_assessment(lines) is not None,
     )
 
 
@@ -293,10 +304,38 @@ def parse_answers(
         # for nastui is "this output could not be parsed", named.
         reading = reading_from_device(device, lines, interface, source)
     except Exception as exc:
-        raise ParseError(
-            source, f"pySMART could not read it ({type(exc).__name__}: {exc})"
-        ) from exc
+        why = f"pySMART could not read it ({type(exc).__name__}: {exc})"
+        if not lines:
+            raise ParseError(source, why) from exc
+        return labels_only(lines, interface, source, why), []
     return reading, replay.unanswered
+
+
+def labels_only(lines: Sequence[str], interface: str, source: str, why: str) -> SmartReading:
+    """What the labelled lines say, for a report pySMART could not read: the drive is kept
+    (identity, health, temperature, power-on hours), and a note names what was not read."""
+    transport = _TRANSPORT.get(interface, Transport.UNKNOWN)
+    if labels.nvme_behind_scsi(lines):
+        transport = Transport.NVME
+    identity = DriveIdentity(
+        model=labels.model(lines),
+        serial=labels.serial(lines),
+        wwn=smart_text.wwn(lines),
+        transport=transport,
+    )
+    hours = labels.nvme_power_on_hours(lines) or labels.scsi_power_on_hours(lines)
+    return SmartReading(
+        source=source,
+        identity=identity,
+        power=smart_text.power_state(lines),
+        temperature_c=labels.temperature(lines, ()),
+        smart_passed=smart_text.overall_assessment(lines),
+        power_on_hours=hours,
+        version=smart_text.version(lines),
+        notes=(f"{why}: only identity, health, temperature and the error log were read",),
+        ata_errors=errors_from_lines(lines),
+        attributes_missing=interface == "sat",
+    )
 
 
 def parse_text(text: str, source: str, dev: str = "sda") -> SmartReading:
@@ -307,6 +346,9 @@ def parse_text(text: str, source: str, dev: str = "sda") -> SmartReading:
     """
     lines = smart_text.normalized_lines(text)
     interface = smart_text.interface_of(lines, source)
+    if not labels.has_banner(lines):
+        # pySMART skips the first four lines (smartctl's banner) whatever they hold
+        lines = ["smartctl banner missing from this report", "", "", "", *lines]
     standby = smart_text.power_state(lines)
     if standby.spun_down:
         return SmartReading(source=source, power=standby, version=smart_text.version(lines))

@@ -16,7 +16,9 @@ import re
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from nastui.core.health import INCOMPLETE
 from nastui.model import (
+    AtaError,
     Drive,
     DriveIdentity,
     NvmeHealth,
@@ -118,6 +120,9 @@ class SmartReading:
         notes: smartctl's own messages worth repeating ("CHECK POWER MODE not implemented...").
         standby_check_unsupported: smartctl ignored `-n standby` for this device: querying it
             may wake it.
+        ata_errors: the ATA error log, newest first.
+        attributes_missing: an ATA text report with an assessment but no attribute table (cut
+            short before it): its health is unknown, not OK.
     """
 
     source: str
@@ -134,6 +139,8 @@ class SmartReading:
     version: str | None = None
     notes: tuple[str, ...] = ()
     standby_check_unsupported: bool = False
+    ata_errors: tuple[AtaError, ...] = ()
+    attributes_missing: bool = False
 
     @property
     def in_standby(self) -> bool:
@@ -199,8 +206,9 @@ def apply_reading(drive: Drive, reading: SmartReading, now: float) -> Drive:
         scsi=reading.scsi,
         self_tests=reading.self_tests,
         power_on_hours=reading.power_on_hours,
+        ata_errors=reading.ata_errors,
         smart_read_at=now,
-        smart_problem=None,
+        smart_problem=INCOMPLETE if reading.attributes_missing else None,
     )
 
 

@@ -53,6 +53,10 @@ _BRIEF_ROW = re.compile(
 )
 # Sample: Data Units Read:   21\u202f600\u202f976 [11.0 TB]   (a localized smartctl build)
 _SEPARATOR = re.compile(r"(?<=\d)[\u00a0\u202f\u2019\ufffd](?=\d{3}(?:\D|$))")
+# Sample: Data Units Read:                    99 815 [132 TB]   (digits grouped by plain spaces)
+_SPACE_GROUPS = re.compile(
+    r"^(?P<label>[A-Z][A-Za-z .]*:[ \t]+)(?P<num>\d{1,3}(?: \d{3})+)(?=[ \t]*(?:\[|$))", re.M
+)
 # Sample: SMART Extended Self-test Log Version: 1 (1 sectors)      (-x; -a says the line below)
 _EXTENDED_TESTS = re.compile(r"^SMART Extended Self-test Log Version: .*$", re.M)
 _CLASSIC_TESTS = "SMART Self-test log structure revision number 1"
@@ -184,6 +188,7 @@ def normalized_lines(text: str) -> list[str]:
     wording, a brief attribute table in the classic layout, and a blank line at the end
     (pySMART's table parser needs one to stop)."""
     plain = _EXTENDED_TESTS.sub(_CLASSIC_TESTS, _SEPARATOR.sub(",", text))
+    plain = _SPACE_GROUPS.sub(lambda m: m["label"] + m["num"].replace(" ", ","), plain)
     return [*classic_attribute_lines(plain.splitlines()), ""]
 
 
