@@ -280,7 +280,9 @@ def assess(
     """
     known = baselines or {}
     drives = tuple(
-        dataclasses.replace(d, verdict=drive_verdict(d, limits, now, known.get(d.key)))
+        dataclasses.replace(
+            d, verdict=drive_verdict(d, limits, now, known.get(d.key), snapshot.bay_of(d.key))
+        )
         if d.verdict == UNASSESSED
         else d
         for d in snapshot.drives
@@ -289,7 +291,11 @@ def assess(
         d.key: {
             r.key: r
             for r in drive_verdict(
-                dataclasses.replace(d, acks=()), limits, now, known.get(d.key)
+                dataclasses.replace(d, acks=()),
+                limits,
+                now,
+                known.get(d.key),
+                snapshot.bay_of(d.key),
             ).reasons
         }
         for d in drives

@@ -238,13 +238,24 @@ def _temperature_reasons(
 
 
 def hours_ago(drive: Drive, at_hour: int | None) -> int | None:
-    """Power-on hours since `at_hour` (a log's 16-bit hour counter wraps at 65536)."""
+    """Power-on hours since `at_hour` (a log's 16-bit hour counter wraps at 65536). A log
+    entry stamped later than the drive's power-on hours (some drives keep the two on separate
+    clocks: Hitachi, WD) cannot be old: it counts as now."""
     now = drive.power_on_hours
     if now is None or at_hour is None:
         return None
     if now >= SELF_TEST_WRAP > at_hour:
         return (now - at_hour) % SELF_TEST_WRAP
-    return now - at_hour if now >= at_hour else None
+    return max(now - at_hour, 0)
+
+
+def unwrapped(drive: Drive, at_hour: int) -> int:
+    """A log's 16-bit power-on hour as the drive's full count (1248 -> 66784 on a drive at
+    66951 hours)."""
+    now = drive.power_on_hours
+    if now is not None and now >= SELF_TEST_WRAP > at_hour:
+        return now - (now - at_hour) % SELF_TEST_WRAP
+    return at_hour
 
 
 def _self_test_reasons(drive: Drive, limits: Thresholds) -> Iterator[Reason]:
@@ -274,14 +285,15 @@ def _unc_reasons(drive: Drive, limits: Thresholds) -> Iterator[Reason]:
     if recent:
         newest = recent[0]
         where = f" at LBA {newest.lba}" if newest.lba is not None else ""
+        hour = unwrapped(drive, newest.lifetime_hours)
         more = (
             f" ({len(recent)} in the last {limits.unc_recent_hours} h)" if len(recent) > 1 else ""
         )
         yield Reason(
             Health.WARNING,
-            f"uncorrectable read error (UNC){where} at power-on hour {newest.lifetime_hours}{more}",
+            f"uncorrectable read error (UNC){where} at power-on hour {hour}{more}",
             "errlog:unc",
-            newest.lifetime_hours,
+            hour,
         )
 
 

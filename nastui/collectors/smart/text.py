@@ -47,8 +47,9 @@ _BRIEF_HEADER = re.compile(
 )
 # Sample:   5 Reallocated_Sector_Ct   PO--CK   100   100   005    -    14
 # Sample: 194 Temperature_Celsius     -O----   089   089   000    -    67 (Min/Max 22/73)
+# Sample:  12 Power_Cycle_Count       -OSRCK+  000   048   ---    -    281474959933440
 _BRIEF_ROW = re.compile(
-    r"^\s*(?P<id>\d{1,3})\s+(?P<name>\S+)\s+(?P<flags>[-POSRCK]{6})\s+(?P<value>\d+|---)"
+    r"^\s*(?P<id>\d{1,3})\s+(?P<name>\S+)\s+(?P<flags>[-POSRCK]{6})\+?\s+(?P<value>\d+|---)"
     r"\s+(?P<worst>\d+|---)\s+(?P<thresh>\d+|---)\s+(?P<fail>-|NOW|Past)\s+(?P<raw>\S.*?)\s*$"
 )
 # Sample: Data Units Read:   21\u202f600\u202f976 [11.0 TB]   (a localized smartctl build)
