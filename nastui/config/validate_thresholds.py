@@ -68,7 +68,10 @@ def _override(table: Section) -> TempOverride:
     model = table.text("model")
     bay = table.integer("bay", low=1, high=10_000)
     if model is None and bay is None:
-        table.report(None, "a [[thresholds.temperature]] table needs a model or a bay")
+        table.report(
+            None,
+            f"{table.name('model')} (a glob) or {table.name('bay')} (a bay number) is required",
+        )
     warning = table.number("warning", None, low=TEMP_LOW, high=TEMP_HIGH, unit="°C")
     critical = table.number("critical", None, low=TEMP_LOW, high=TEMP_HIGH, unit="°C")
     for key, value in (("warning", warning), ("critical", critical)):

@@ -6,12 +6,18 @@ per-class/model/bay temperature limits, recent self-test read failures and UNC e
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
+
+import pytest
 
 from nastui.cli.cmd_smart import explained
+from nastui.cli.configcheck import describe
 from nastui.collectors.smart.collector import parse_capture
 from nastui.collectors.smart.errorlog import errors_from_lines
 from nastui.collectors.smart.pysmart_parse import labels_only
 from nastui.collectors.smart.text import normalized_lines
+from nastui.config import ConfigError
+from nastui.config.loader import parse_config
 from nastui.core.assess import assess
 from nastui.core.health import drive_verdict
 from nastui.model import (
@@ -195,3 +201,35 @@ def test_unc_stamped_after_the_power_on_hours_counts_as_recent() -> None:
     drive = drive_of(f"{LHW}/HDD__Hitachi__HUS7240__HUS724040ALE641__28284982390C.txt")
     assert drive.ata_errors[0].lifetime_hours > (drive.power_on_hours or 0)
     assert reason(drive, "errlog:unc").health is Health.WARNING
+
+
+def test_config_reads_temperature_overrides_and_the_new_limits() -> None:
+    config = parse_config(
+        "[thresholds]\nunc_recent_hours = 100\nselftest_recent_hours = 48\n"
+        "ssd_retired_normalized_warning = 95\n"
+        '[[thresholds.temperature]]\nmodel = "WDC WD40EFRX*"\nwarning = 55\ncritical = 60\n'
+        "[[thresholds.temperature]]\nbay = 24\nwarning = 52\ncritical = 57\n",
+        Path("t.toml"),
+    )
+    limits = config.thresholds
+    assert (limits.unc_recent_hours, limits.selftest_recent_hours) == (100, 48)
+    assert limits.ssd_retired_normalized_warning == 95
+    assert limits.temp_overrides == (
+        TempOverride(55, 60, model="WDC WD40EFRX*"),
+        TempOverride(52, 57, bay=24),
+    )
+    assert "2 temperature override(s) by model or bay" in describe(config)[1]
+
+
+@pytest.mark.parametrize(
+    ("text", "wanted"),
+    [
+        ("warning = 55\ncritical = 60\n", "thresholds.temperature[1].model (a glob) or"),
+        ("bay = 2\nwarning = 60\ncritical = 55\n", "warning (60) must be below"),
+        ("bay = 2\nwarning = 60\n", "thresholds.temperature[1].critical is required"),
+    ],
+)
+def test_a_wrong_temperature_override_is_one_named_line(text: str, wanted: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        parse_config("[[thresholds.temperature]]\n" + text, Path("c.toml"))
+    assert str(caught.value).startswith("c.toml:") and wanted in str(caught.value)
