@@ -6,6 +6,7 @@ per-class/model/bay temperature limits, recent self-test read failures and UNC e
 from __future__ import annotations
 
 import dataclasses
+import json
 from pathlib import Path
 
 import pytest
@@ -233,3 +234,23 @@ def test_a_wrong_temperature_override_is_one_named_line(text: str, wanted: str) 
     with pytest.raises(ConfigError) as caught:
         parse_config("[[thresholds.temperature]]\n" + text, Path("c.toml"))
     assert str(caught.value).startswith("c.toml:") and wanted in str(caught.value)
+
+
+def test_an_attribute_row_not_understood_is_left_out_and_named() -> None:
+    text = read(HGST)
+    row = next(x for x in text.splitlines() if x.startswith("  1 Raw_Read_Error_Rate"))
+    odd = row.replace("PO-R--", "PO?R--")
+    reading = parse_capture(text.replace(row, odd), "x")
+    whole = parse_capture(text, "x")
+    assert [a.id for a in reading.attributes] == [a.id for a in whole.attributes if a.id != 1]
+    assert reading.notes == (f"attribute row not understood, left out: {odd.strip()!r}",)
+    assert reading.identity == whole.identity
+
+
+def test_json_nvme_behind_scsi_translation_is_nvme() -> None:
+    text = read("netdata/type-scsi/device-sda.json")
+    data = json.loads(text)
+    assert parse_capture(text, "x").identity.transport is Transport.SAS
+    key = "scsi_vendor" if "scsi_vendor" in data else "vendor"
+    data[key] = "NVMe"
+    assert parse_capture(json.dumps(data), "x").identity.transport is Transport.NVME

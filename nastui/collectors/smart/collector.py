@@ -35,7 +35,7 @@ from nastui.collectors.smart.pysmart_parse import (
     parse_text,
 )
 from nastui.collectors.smart.reading import SmartReading, apply_reading
-from nastui.collectors.smart.text import normalized_lines, power_state
+from nastui.collectors.smart.text import normalized_lines, power_state, unread_attribute_rows
 from nastui.collectors.smart.wake import WakeTracker
 from nastui.collectors.sysfs import read_text
 from nastui.model import CollectorError, Drive, PowerState, Temperature, TempSource, Transport
@@ -89,7 +89,8 @@ class Outcome:
 
 
 def _answer(result: runner.CommandResult) -> Answer:
-    return Answer(tuple(normalized_lines(result.stdout)), result.returncode or 0)
+    unread = tuple(unread_attribute_rows(result.stdout.splitlines()))
+    return Answer(tuple(normalized_lines(result.stdout)), result.returncode or 0, unread)
 
 
 async def read_full(target: Target, run: RunFn, timeout: float, euid: int = 0) -> Outcome:

@@ -271,6 +271,8 @@ def reading_from_json(data: dict[str, Any], source: str) -> SmartReading:
     header = _dict(data.get("smartctl"))
     device = _dict(data.get("device"))
     transport = _PROTOCOLS.get(str(device.get("protocol", "")).upper(), Transport.UNKNOWN)
+    if (_scsi_field(data, "vendor") or "").upper() == "NVME":  # NVMe behind a SCSI translation
+        transport = Transport.NVME
     hours = _int(_dict(data.get("power_on_time")).get("hours"))
     tests = (*_ata_tests(data), *_nvme_tests(data), *_scsi_tests(data))
     return SmartReading(

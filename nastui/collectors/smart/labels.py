@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 
 from nastui.collectors.smart.reading import clean
-from nastui.model import SmartAttribute
+from nastui.model import SmartAttribute, Transport
 
 # Sample: Device Model:     FUJITSU MHW2120BH    (also "Model Number:", "Product:", "Vendor:")
 _LABEL = re.compile(
@@ -38,6 +38,7 @@ _SEAGATE_HOURS = re.compile(r"^\s*number of hours powered up = (?P<h>\d+)(?:\.\d
 # Sample: smartctl 7.3 2022-02-28 r5338 [x86_64-linux-6.1.0-13-amd64] (local build)
 _BANNER = re.compile(r"^smartctl \d+\.\d+")
 MODEL_LABELS = ("Device Model", "Model Number", "Product")
+TRANSPORTS = {"sat": Transport.SATA, "scsi": Transport.SAS, "nvme": Transport.NVME}
 TEMPERATURE_IDS = (194, 190)
 
 
@@ -65,6 +66,14 @@ def serial(lines: Sequence[str]) -> str | None:
 def nvme_behind_scsi(lines: Sequence[str]) -> bool:
     """An NVMe drive reported through a SCSI translation layer ("Vendor: NVMe")."""
     return (labelled(lines).get("Vendor") or "").strip().upper() == "NVME"
+
+
+def transport(lines: Sequence[str], interface: str) -> Transport:
+    """How the drive is attached, by the smartctl interface its report came from; an NVMe
+    drive behind a SCSI translation is NVMe."""
+    if nvme_behind_scsi(lines):
+        return Transport.NVME
+    return TRANSPORTS.get(interface, Transport.UNKNOWN)
 
 
 def _attribute_celsius(attributes: Sequence[SmartAttribute]) -> float | None:

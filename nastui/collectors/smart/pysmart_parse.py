@@ -26,6 +26,7 @@ from typing import Any
 from nastui.collectors.smart import labels
 from nastui.collectors.smart import text as smart_text
 from nastui.collectors.smart.errorlog import errors_from_lines
+from nastui.collectors.smart.fallback import labels_only, with_unread
 from nastui.collectors.smart.reading import (
     SmartReading,
     celsius,
@@ -40,7 +41,6 @@ from nastui.model import (
     ScsiHealth,
     SelfTest,
     SmartAttribute,
-    Transport,
 )
 from nastui.model.errors import ParseError
 
@@ -48,17 +48,17 @@ STANDBY_GUARD = ("-n", "standby")
 # smartctl's -d type -> the interface pySMART is told, chosen so it never runs a detection
 # command of its own ("scsi" would make it probe sataphy/sasphy; "sas" reads as SCSI).
 PYSMART_INTERFACE = {"sat": "sat", "scsi": "sas", "nvme": "nvme"}
-_TRANSPORT = {"sat": Transport.SATA, "scsi": Transport.SAS, "nvme": Transport.NVME}
-
 Request = tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    """smartctl's output for one command line: its lines and exit status."""
+    """smartctl's output for one command line: its lines (as `normalized_lines` gives them),
+    exit status, and the attribute rows nastui could not read (left out of `lines`)."""
 
     lines: tuple[str, ...]
     status: int
+    unread: tuple[str, ...] = ()
 
 
 @cache
@@ -228,16 +228,13 @@ def _health_parts(
 def _identity(device: Any, lines: Sequence[str], interface: str) -> DriveIdentity:
     rpm = device.rotation_rate or None
     rotational = False if device.is_ssd else (True if rpm else None)
-    transport = _TRANSPORT.get(interface, Transport.UNKNOWN)
-    if labels.nvme_behind_scsi(lines):
-        transport = Transport.NVME
     return DriveIdentity(
         model=labels.model(lines) or clean(device.model),
         serial=labels.serial(lines) or clean(device.serial),
         wwn=smart_text.wwn(lines),
         firmware=clean(device.firmware),
         capacity_bytes=device._capacity or None,
-        transport=transport,
+        transport=labels.transport(lines, interface),
         rotational=rotational,
         rpm=rpm,
         vendor=clean(device._vendor),
@@ -294,6 +291,7 @@ def parse_answers(
     """
     first = answers.get(first_request(dev, interface))
     lines = first.lines if first is not None else ()
+    unread = first.unread if first is not None else ()
     replay = ReplaySmartctl(answers)
     device_class = pysmart_device()
     try:
@@ -307,35 +305,8 @@ def parse_answers(
         why = f"pySMART could not read it ({type(exc).__name__}: {exc})"
         if not lines:
             raise ParseError(source, why) from exc
-        return labels_only(lines, interface, source, why), []
-    return reading, replay.unanswered
-
-
-def labels_only(lines: Sequence[str], interface: str, source: str, why: str) -> SmartReading:
-    """What the labelled lines say, for a report pySMART could not read: the drive is kept
-    (identity, health, temperature, power-on hours), and a note names what was not read."""
-    transport = _TRANSPORT.get(interface, Transport.UNKNOWN)
-    if labels.nvme_behind_scsi(lines):
-        transport = Transport.NVME
-    identity = DriveIdentity(
-        model=labels.model(lines),
-        serial=labels.serial(lines),
-        wwn=smart_text.wwn(lines),
-        transport=transport,
-    )
-    hours = labels.nvme_power_on_hours(lines) or labels.scsi_power_on_hours(lines)
-    return SmartReading(
-        source=source,
-        identity=identity,
-        power=smart_text.power_state(lines),
-        temperature_c=labels.temperature(lines, ()),
-        smart_passed=smart_text.overall_assessment(lines),
-        power_on_hours=hours,
-        version=smart_text.version(lines),
-        notes=(f"{why}: only identity, health, temperature and the error log were read",),
-        ata_errors=errors_from_lines(lines),
-        attributes_missing=interface == "sat",
-    )
+        return with_unread(labels_only(lines, interface, source, why), unread), []
+    return with_unread(reading, unread), replay.unanswered
 
 
 def parse_text(text: str, source: str, dev: str = "sda") -> SmartReading:
@@ -352,6 +323,7 @@ def parse_text(text: str, source: str, dev: str = "sda") -> SmartReading:
     standby = smart_text.power_state(lines)
     if standby.spun_down:
         return SmartReading(source=source, power=standby, version=smart_text.version(lines))
-    answers = {first_request(dev, interface): Answer(tuple(lines), 0)}
+    unread = tuple(smart_text.unread_attribute_rows(text.splitlines()))
+    answers = {first_request(dev, interface): Answer(tuple(lines), 0, unread)}
     reading, _ = parse_answers(dev, interface, answers, source)
     return reading

@@ -178,9 +178,29 @@ def classic_attribute_lines(lines: Iterable[str]) -> list[str]:
             continue
         if in_table and "|" in line:
             continue  # the flag legend under the table
+        if in_table and line.strip():
+            continue  # a row not in the layout: named by `unread_attribute_rows`
         in_table = in_table and bool(line.strip())
         out.append(line)
     return out
+
+
+def unread_attribute_rows(lines: Iterable[str]) -> list[str]:
+    """The rows of a brief attribute table that are not in its layout (left out by
+    `classic_attribute_lines`, so one odd row never costs the rest of the report)."""
+    unread: list[str] = []
+    in_table = False
+    for line in lines:
+        if _BRIEF_HEADER.match(line):
+            in_table = True
+            continue
+        if not in_table:
+            continue
+        if not line.strip():
+            in_table = False
+        elif "|" not in line and not _BRIEF_ROW.match(line):
+            unread.append(line)
+    return unread
 
 
 def normalized_lines(text: str) -> list[str]:
