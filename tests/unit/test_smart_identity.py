@@ -15,7 +15,7 @@ from nastui.cli.cmd_smart import explained
 from nastui.cli.configcheck import describe
 from nastui.collectors.smart.collector import parse_capture
 from nastui.collectors.smart.errorlog import errors_from_lines
-from nastui.collectors.smart.pysmart_parse import labels_only
+from nastui.collectors.smart.fallback import labels_only
 from nastui.collectors.smart.text import normalized_lines
 from nastui.config import ConfigError
 from nastui.config.loader import parse_config
