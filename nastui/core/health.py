@@ -42,7 +42,7 @@ COUNTS = frozenset({5, 10, 187, 188, 196, 197, 198, 199})
 RETIRED_BLOCKS = frozenset({5, 196})  # on an SSD: retired flash blocks, reallocation events
 # A report whose attribute table is missing (cut short): what it shows is not the whole story.
 INCOMPLETE = "no SMART attribute table in the report (cut short?): health not known"
-SELF_TEST_WRAP = 1 << 16  # the ATA self-test and error logs keep power-on hours in 16 bits
+SELF_TEST_WRAP = 1 << 16  # ATA and SCSI logs keep power-on hours in 16 bits (NVMe in 64)
 
 # NVMe critical_warning bits (NVM Express base spec, SMART / Health log byte 0).
 _NVME_WARNING_BITS = (
@@ -244,16 +244,21 @@ def hours_ago(drive: Drive, at_hour: int | None) -> int | None:
     now = drive.power_on_hours
     if now is None or at_hour is None:
         return None
-    if now >= SELF_TEST_WRAP > at_hour:
+    if _wrapped(drive, at_hour):
         return (now - at_hour) % SELF_TEST_WRAP
     return max(now - at_hour, 0)
+
+
+def _wrapped(drive: Drive, at_hour: int) -> bool:
+    now = drive.power_on_hours
+    return drive.nvme is None and now is not None and now >= SELF_TEST_WRAP > at_hour
 
 
 def unwrapped(drive: Drive, at_hour: int) -> int:
     """A log's 16-bit power-on hour as the drive's full count (1248 -> 66784 on a drive at
     66951 hours)."""
     now = drive.power_on_hours
-    if now is not None and now >= SELF_TEST_WRAP > at_hour:
+    if now is not None and _wrapped(drive, at_hour):
         return now - (now - at_hour) % SELF_TEST_WRAP
     return at_hour
 

@@ -29,6 +29,7 @@ from nastui.model import (
     Health,
     HostSnapshot,
     Reason,
+    SelfTest,
     Temperature,
     TempOverride,
     TempSource,
@@ -254,3 +255,19 @@ def test_json_nvme_behind_scsi_translation_is_nvme() -> None:
     key = "scsi_vendor" if "scsi_vendor" in data else "vendor"
     data[key] = "NVMe"
     assert parse_capture(json.dumps(data), "x").identity.transport is Transport.NVME
+
+
+def test_only_ata_and_scsi_log_hours_wrap_at_16_bits() -> None:
+    failed = SelfTest("Extended offline", "Completed: read failure", False, 4400, 90, 1234)
+    ata = dataclasses.replace(drive_of(HEALTHY_HDD), power_on_hours=70000, self_tests=(failed,))
+    assert reason(explained_again(ata), "selftest").health is Health.CRITICAL  # 64 h ago
+    nvme = dataclasses.replace(
+        drive_of(f"{LHW}/NVMe__Samsung__MZVLB512HAJQ-00000__F5C7196D1AD6.txt"),
+        power_on_hours=70000,
+        self_tests=(failed,),
+    )
+    assert reason(explained_again(nvme), "selftest").health is Health.WARNING  # 65,600 h ago
+
+
+def explained_again(drive: Drive) -> Drive:
+    return dataclasses.replace(drive, verdict=drive_verdict(drive, LIMITS, NOW))
