@@ -20,9 +20,9 @@ from typing import Any, TextIO
 from nastui import exits
 from nastui.cli.cmd_drives import reason_lines
 from nastui.cli.command import glyphs_of, poll_once, write_json
-from nastui.collectors.smart import parse_capture
-from nastui.collectors.smart_reading import SmartReading, drive_from_reading
-from nastui.collectors.smart_reading import exit_findings as exit_meanings
+from nastui.collectors.smart.collector import parse_capture
+from nastui.collectors.smart.reading import SmartReading, drive_from_reading
+from nastui.collectors.smart.reading import exit_findings as exit_meanings
 from nastui.config import ConfigError
 from nastui.control import acks
 from nastui.control.statefile import StateError

@@ -12,6 +12,10 @@ from nastui.config import Config, ConfigError, find_config_path, load_config
 from nastui.model import DriveClass
 
 
+def _overrides(count: int) -> str:
+    return f"; {count} temperature override(s) by model or bay" if count else ""
+
+
 def describe(config: Config) -> list[str]:
     """What a valid configuration sets up, a line per section."""
     chassis = config.chassis
@@ -29,6 +33,7 @@ def describe(config: Config) -> list[str]:
             for cls in DriveClass
         )
         + f"; scrub every {config.thresholds.scrub_max_age_days:.0f} days"
+        + _overrides(len(config.thresholds.temp_overrides))
     )
     lines.append(
         f"fans      {len(config.fans)} fan(s) in {len(config.zones)} zone(s)"

@@ -306,7 +306,11 @@ def assess(
         d.key: {
             r.key: r
             for r in drive_verdict(
-                dataclasses.replace(d, acks=()), limits, now, known.get(d.key)
+                dataclasses.replace(d, acks=()),
+                limits,
+                now,
+                known.get(d.key),
+                snapshot.bay_of(d.key),
             ).reasons
         }
         for d in drives
@@ -337,8 +341,9 @@ def _judge(
     now: float,
     baseline: Mapping[int, int] | None,
 ) -> Verdict:
-    verdict = drive_verdict(drive, limits, now, baseline)
-    return apply_policy(drive, verdict, limits.ignore, snapshot.bay_of(drive.key))
+    bay = snapshot.bay_of(drive.key)
+    verdict = drive_verdict(drive, limits, now, baseline, bay)
+    return apply_policy(drive, verdict, limits.ignore, bay)
 
 
 def fleet_alerts(host: FleetHost, now: float) -> tuple[Alert, ...]:

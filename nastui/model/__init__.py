@@ -33,6 +33,7 @@ from nastui.model.chassis import (
     Side,
 )
 from nastui.model.drive import (
+    AtaError,
     Drive,
     DriveClass,
     DriveIdentity,
@@ -59,7 +60,7 @@ from nastui.model.fan import (
 )
 from nastui.model.fleet import FleetHost
 from nastui.model.health import UNASSESSED, Acknowledgement, Health, Reason, Verdict, worst
-from nastui.model.limits import AttributeLimit, TempLimits, Thresholds
+from nastui.model.limits import AttributeLimit, TempLimits, TempOverride, Thresholds
 from nastui.model.policy import (
     CapacityLimits,
     CollectorMode,
@@ -76,6 +77,7 @@ __all__ = [
     "UNASSESSED",
     "Acknowledgement",
     "Alert",
+    "AtaError",
     "AttributeLimit",
     "Bay",
     "BayBinding",
@@ -139,6 +141,7 @@ __all__ = [
     "Subject",
     "TargetKind",
     "TempLimits",
+    "TempOverride",
     "TempSource",
     "Temperature",
     "Thresholds",

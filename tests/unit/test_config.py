@@ -268,7 +268,7 @@ def test_thresholds_merge_with_defaults() -> None:
     )
     t = config.thresholds
     assert t.temps[DriveClass.SSD] == TempLimits(55.0, 70.0)
-    assert t.temps[DriveClass.HDD] == TempLimits(45.0, 50.0)
+    assert t.temps[DriveClass.HDD] == TempLimits(50.0, 55.0)
     assert t.stale_after_s == 600.0
     assert t.attribute(5) == AttributeLimit(5, 1, None)
     assert t.attribute(199) == AttributeLimit(199, 1, None)
