@@ -155,7 +155,7 @@ def test_a_pipe_in_any_text_never_breaks_the_output(tmp_path: Path) -> None:
     config.write_text('hostname = "nas|1"\n')
     result = nastui("--config", str(config), "status", "--scenario", "failing-drive")
     first = result.stdout.splitlines()[0]
-    assert first.startswith("NASTUI WARNING - nas/1: ")
+    assert first.startswith("NASTUI CRITICAL - nas/1: ")
     assert first.count("|") == 1
     assert all(PERF_ITEM.match(i) for i in perf_items(result.stdout))
 
