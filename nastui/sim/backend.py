@@ -33,6 +33,7 @@ from nastui.sim.engine import Engine, SimState
 from nastui.sim.grid import rng_for
 from nastui.sim.pools import ScrubOverride, build_pools, scrub_action
 from nastui.sim.scenarios import DEFAULT_SCENARIO, Scenario, get_scenario
+from nastui.sim.swapsim import Hands, apply_hands
 from nastui.sim.thermal import fan_reading, sensor_reading
 
 
@@ -67,6 +68,8 @@ class SimBackend:
         self._chassis = build_chassis(PRESETS[self._plan.preset])
         self._leds = {bay.number: LedState.OFF for bay in self._chassis.bays}
         self._scrubs: dict[str, ScrubOverride] = {}
+        self.hands = Hands()
+        """What the operator did to the box (`nastui.sim.swapsim`): pulls, inserts, swaps."""
 
     @property
     def host(self) -> str:
@@ -103,7 +106,7 @@ class SimBackend:
         t = self._clock.now()
         state = self._engine.state_at(t)
         drives = self._drives(state, t)
-        return HostSnapshot(
+        snapshot = HostSnapshot(
             host=self._host,
             taken_at=t,
             chassis=self._chassis,
@@ -114,6 +117,7 @@ class SimBackend:
             sensors=self._sensors(t),
             source=f"sim:{self._scenario.name}",
         )
+        return apply_hands(snapshot, self.hands) if self.hands.done else snapshot
 
     async def collect(self) -> HostSnapshot:
         """The `Backend` protocol's collect: the same as `snapshot`."""

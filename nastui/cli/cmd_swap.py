@@ -1,0 +1,223 @@
+"""`nastui swap`: replace a drive, guided and verified, resumable from the state directory.
+
+    nastui swap plan TARGET [--json]      what taking it out means, and the exact commands
+    nastui swap start TARGET [--pull-first|--in-place]
+                                          prepare: offline/fail it, light its bay's LED
+    nastui swap [status] [--json]         follow: the pull, the new drive and its check, the
+                                          rebuild; a wrong pull is a CRITICAL (exit 2)
+    nastui swap replace --confirm SERIAL  run the replace on the checked new drive
+    nastui swap abort                     stop following (LED off; the pool is left as it is)
+    nastui swap log                       finished swaps
+    nastui --demo swap sim pull|insert|fail BAY [--variant V] | wait SECONDS
+                                          the operator's hands on the simulator
+
+TARGET is a bay number, serial, device name or by-id name. Exit codes: 0 done or nothing
+wrong; 2 refused (pulling it would lose data) or a wrong pull; 64 bad target or step out of
+order; 69 a command failed; 73 the state directory cannot be written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+from typing import TextIO
+
+from nastui import exits
+from nastui.cli import swapflow
+from nastui.cli.command import poll_once, write_json
+from nastui.cli.swapview import log_text, plan_data, plan_text, swap_data, swap_text
+from nastui.control.swapstore import StateError
+from nastui.core.swapnames import Stage
+from nastui.core.swapstate import Swap, SwapPhase
+from nastui.sim.swapsim import VARIANTS, Hand
+
+
+def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentParser) -> None:
+    """The actions."""
+    sub = parser.add_subparsers(dest="swap_action", metavar="ACTION")
+    plan = sub.add_parser("plan", parents=[common], help="what taking a drive out means")
+    plan.add_argument("target", help="bay number, serial, device or by-id name")
+    plan.add_argument("--json", action="store_true", help="JSON output")
+    start = sub.add_parser("start", parents=[common], help="prepare the swap and light the LED")
+    start.add_argument("target", help="bay number, serial, device or by-id name")
+    way = start.add_mutually_exclusive_group()
+    way.add_argument("--pull-first", action="store_true", help="pull the old drive first")
+    way.add_argument("--in-place", action="store_true", help="new drive in a free bay first")
+    status = sub.add_parser("status", parents=[common], help="follow the swap in progress")
+    status.add_argument("--json", action="store_true", help="JSON output")
+    replace = sub.add_parser("replace", parents=[common], help="replace onto the new drive")
+    replace.add_argument("--confirm", required=True, metavar="SERIAL", help="the new serial")
+    sub.add_parser("abort", parents=[common], help="stop following the swap")
+    sub.add_parser("log", parents=[common], help="finished swaps")
+    sim = sub.add_parser("sim", parents=[common], help="demo only: pull, insert, fail, wait")
+    sim.add_argument("hand", choices=("pull", "insert", "fail", "wait"), help="what to do")
+    sim.add_argument("value", type=int, help="the bay (pull/insert/fail) or seconds (wait)")
+    sim.add_argument("--variant", choices=VARIANTS, default="new", help="what is inserted")
+
+
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    """Open the box, then do the action."""
+    opened = poll_once(args)
+    if isinstance(opened, int):
+        return opened
+    session, snapshot = opened
+    box = swapflow.open_box(session, snapshot, args)
+    action = args.swap_action or "status"
+    try:
+        return _ACTIONS[action](box, args, out)
+    except StateError as exc:
+        print(f"nastui: {exc}", file=sys.stderr)
+        return exits.EX_CANTCREAT
+
+
+def _plan(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
+    plan = box.plan(args.target)
+    if args.json:
+        write_json(plan_data(plan), out)
+    else:
+        out.write(plan_text(plan))
+    if plan.drive is None:
+        return exits.EX_USAGE
+    return exits.CRITICAL if plan.refusal else exits.OK
+
+
+def _start(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
+    current = box.store.load()
+    if current is not None and current.active:
+        print(
+            f"nastui: a swap is in progress ({current.old.label}, {current.phase.value}): "
+            "`nastui swap` follows it, `nastui swap abort` ends it",
+            file=sys.stderr,
+        )
+        return exits.EX_USAGE
+    way = True if args.in_place else False if args.pull_first else None
+    plan = box.plan(args.target, in_place=way)
+    if plan.drive is None or plan.refusal:
+        print(f"nastui: refused: {plan.refusal}", file=sys.stderr)
+        return exits.EX_USAGE if plan.drive is None else exits.CRITICAL
+    swap = swapflow.new_swap(box, plan)
+    ran = swapflow.execute(box, swap, tuple(o for o in swap.ops if o.stage is Stage.PREPARE))
+    for step in ran:
+        out.write(f"{' '.join(step.argv)}: {step.line}\n")
+        swap = swap.note(box.now, f"{' '.join(step.argv)}: {step.line}")
+    if ran and not ran[-1].ok:
+        box.store.save(swap)
+        print(
+            "nastui: preparing failed: fix it, then `swap abort` and start again", file=sys.stderr
+        )
+        return exits.EX_UNAVAILABLE
+    if not swap.in_place:
+        swap = swap.note(box.now, swapflow.locate(box, swap, True))
+    swap = swap.to(SwapPhase.PREPARED, box.now, "prepared")
+    box.store.save(swap)
+    out.write(swap_text(swap))
+    return exits.OK
+
+
+def _status(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
+    swap = box.store.load()
+    if swap is None:
+        if getattr(args, "json", False):
+            write_json(swap_data(None), out)
+        else:
+            out.write("no swap in progress (`nastui swap plan TARGET` to begin)\n")
+        return exits.OK
+    swap = swapflow.follow(box, swap)
+    box.store.save(swap)
+    if getattr(args, "json", False):
+        write_json(swap_data(swap), out)
+    else:
+        out.write(swap_text(swap))
+    if swap.phase is SwapPhase.DONE:
+        box.store.finish(swap)
+    return exits.CRITICAL if swap.wrong_pulls or swap.failures else exits.OK
+
+
+def _replace(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
+    swap = box.store.load()
+    if swap is None:
+        print("nastui: no swap in progress", file=sys.stderr)
+        return exits.EX_USAGE
+    swap = swapflow.follow(box, swap)
+    box.store.save(swap)
+    why = _not_ready(swap, args.confirm)
+    if why is not None:
+        print(f"nastui: {why}", file=sys.stderr)
+        return exits.CRITICAL if swap.wrong_pulls else exits.EX_USAGE
+    assert swap.new is not None
+    ran = swapflow.execute(box, swap, swapflow.replace_ops(swap), swap.new.key)
+    for step in ran:
+        out.write(f"{' '.join(step.argv)}: {step.line}\n")
+        swap = swap.note(box.now, f"{' '.join(step.argv)}: {step.line}")
+    if not ran or not ran[-1].ok:
+        box.store.save(swap)
+        print("nastui: the replace did not start: see the line above", file=sys.stderr)
+        return exits.EX_UNAVAILABLE
+    swap = dataclasses.replace(swap, replaced_at=box.now)
+    box.store.save(swap.to(SwapPhase.REPLACING, box.now, "replace started"))
+    out.write("replace started: `nastui swap` follows the rebuild\n")
+    return exits.OK
+
+
+def _not_ready(swap: Swap, confirm: str) -> str | None:
+    if swap.wrong_pulls:
+        return f"a wrong drive is out ({', '.join(swap.wrong_pulls)}): put it back first"
+    if swap.phase is not SwapPhase.INSERTED or swap.new is None:
+        return f"the swap is {swap.phase.value}: no new drive to replace onto yet"
+    if confirm != swap.new.serial:
+        return f"--confirm {confirm} is not the new drive's serial ({swap.new.label})"
+    if swap.blocked:
+        return "the new drive cannot be used: " + "; ".join(
+            f.removeprefix("!") for f in swap.findings if f.startswith("!")
+        )
+    return None
+
+
+def _abort(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
+    swap = box.store.load()
+    if swap is None or not swap.active:
+        out.write("no swap in progress\n")
+        return exits.OK
+    note = swapflow.locate(box, swap, False)
+    running = swap.phase in (SwapPhase.REPLACING, SwapPhase.REBUILDING)
+    swap = swap.to(SwapPhase.ABORTED, box.now, "aborted; " + note)
+    box.store.finish(swap)
+    out.write(f"swap aborted: {note}\n")
+    if running:
+        out.write("the rebuild goes on in the pool: `nastui pools` shows it\n")
+    return exits.OK
+
+
+def _log(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
+    out.write(log_text(box.store.log()))
+    return exits.OK
+
+
+def _sim(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
+    sim = box.sim
+    if sim is None:
+        print("nastui: `swap sim` acts on the simulator only (add --demo)", file=sys.stderr)
+        return exits.EX_USAGE
+    if args.hand == "wait":
+        sim.hands = dataclasses.replace(sim.hands, offset_s=sim.hands.offset_s + args.value)
+        box.save_hands()
+        out.write(f"demo clock moved on {args.value} s\n")
+        return exits.OK
+    if box.snapshot.slot(args.value) is None:
+        print(f"nastui: no bay {args.value}", file=sys.stderr)
+        return exits.EX_USAGE
+    box.add_hands([Hand(args.hand, box.now, args.value, args.variant)])
+    out.write(f"simulated: {args.hand} bay {args.value}\n")
+    return exits.OK
+
+
+_ACTIONS = {
+    "plan": _plan,
+    "start": _start,
+    "status": _status,
+    "replace": _replace,
+    "abort": _abort,
+    "log": _log,
+    "sim": _sim,
+}
