@@ -124,6 +124,7 @@ def new_swap(box: Box, plan: SwapPlan) -> Swap:
         group=plan.group.name if plan.group else None,
         member=plan.member.name if plan.member else None,
         ops=plan.ops,
+        members=tuple((m.pool.name, m.op_target, m.member.name) for m in plan.memberships),
         present=present,
         started_at=box.now,
         rebuild_estimate_s=plan.rebuild_seconds,
@@ -136,7 +137,7 @@ def execute(box: Box, swap: Swap, ops: tuple[Op, ...], new_key: str = "") -> lis
     if box.sim is None:
         timeout = max(60.0, box.session.config.poll.command_timeout_s)
         return asyncio.run(run_ops(ops, runner.run, timeout=timeout))
-    hands = hands_for(ops, box.now, new_key=new_key, pool=swap.pool or "", member=swap.member or "")
+    hands = hands_for(ops, box.now, new_key=new_key, members=swap.members)
     box.add_hands(hands)
     return [Ran(argv_for(op), True, "done (simulated)") for op in ops]
 

@@ -15,6 +15,7 @@ from nastui.control.swapargv import argv_for
 from nastui.core import units
 from nastui.core.swapnames import Op, Stage
 from nastui.core.swapplan import SwapPlan
+from nastui.core.swapredundancy import Redundancy
 from nastui.core.swapstate import Swap, SwapPhase
 
 _NEXT = {
@@ -34,6 +35,18 @@ def command_line(op: Op) -> str:
     return shlex.join(argv_for(op))
 
 
+def redundancy_text(red: Redundancy) -> str:
+    """ "raidz2 of 8; can lose 1 more once it is out (already missing: sdc)"."""
+    if red.left_after is None:
+        left = "unknown what it can lose"
+    elif red.left_after < 0:
+        left = "pulling it loses data"
+    else:
+        left = f"can lose {red.left_after} more once it is out"
+    gone = f" (already missing: {', '.join(red.others_missing)})" if red.others_missing else ""
+    return f"{red.layout}; {left}{gone}"
+
+
 def plan_text(plan: SwapPlan) -> str:
     """The plan for humans."""
     if plan.drive is None:
@@ -44,17 +57,14 @@ def plan_text(plan: SwapPlan) -> str:
     if plan.pool is None or plan.group is None or plan.member is None:
         lines += [f"  {n}" for n in plan.notes]
         return "\n".join(lines) + "\n"
-    lines.append(
-        f"  pool {plan.pool.name} ({plan.pool.kind.value}, {plan.pool.state.value}), "
-        f"{plan.group.name}, member {plan.member.name} {plan.member.state.value}"
-    )
-    red = plan.redundancy
-    if red is not None:
-        left = "?" if red.left_after is None else str(red.left_after)
+    for m in plan.memberships or ():
         lines.append(
-            f"  redundancy: {red.layout}; can lose {left} more once it is out"
-            + (f" (already missing: {', '.join(red.others_missing)})" if red.others_missing else "")
+            f"  pool {m.pool.name} ({m.pool.kind.value}, {m.pool.state.value}), "
+            f"{m.group.name}, member {m.member.name} {m.member.state.value}"
         )
+        lines.append(f"    redundancy: {redundancy_text(m.redundancy)}")
+    if not plan.memberships:
+        lines.append(f"  pool {plan.pool.name}, {plan.group.name}, member {plan.member.name}")
     if plan.refusal:
         lines.append(f"  REFUSED: {plan.refusal}")
     free = ", ".join(map(str, plan.free_bays)) or "none"
@@ -94,6 +104,15 @@ def plan_data(plan: SwapPlan) -> dict[str, Any]:
         "group": plan.group.name if plan.group else None,
         "member": plan.member.name if plan.member else None,
         "redundancy": dataclasses.asdict(red) if red else None,
+        "memberships": [
+            {
+                "pool": m.pool.name,
+                "group": m.group.name,
+                "member": m.member.name,
+                "redundancy": dataclasses.asdict(m.redundancy),
+            }
+            for m in plan.memberships
+        ],
         "refusal": plan.refusal,
         "safe_to_pull": plan.safe_to_pull,
         "free_bays": list(plan.free_bays),

@@ -75,6 +75,7 @@ def decode_swap(text: str) -> Swap | None:
                 group=body.get("group"),
                 member=body.get("member"),
                 ops=tuple(_op(o) for o in body.get("ops", ())),
+                members=tuple((str(p), str(t), str(m)) for p, t, m in body.get("members", ())),
                 present=tuple((str(k), b) for k, b in body.get("present", ())),
                 started_at=float(body["started_at"]),
             ),

@@ -15,15 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from nastui.core.swapnames import (
-    NEW,
-    Op,
-    OpKind,
-    Stage,
-    kernel_name,
-    member_partition,
-    stable_disk,
-)
+from nastui.core.swapnames import Op, kernel_name
+from nastui.core.swapops import build_all_ops
 from nastui.core.swapredundancy import Redundancy, redundancy
 from nastui.model import Drive, HostSnapshot, Pool, PoolKind, PoolState, ScanProgress, Vdev
 
@@ -88,6 +81,7 @@ class SwapPlan:
         rebuild_bytes, rebuild_rate, rebuild_seconds: the estimate, when known.
         needs: what the new drive must be.
         notes: what else to know (kernel names, spares, failing old drive).
+        memberships: every pool the drive is in, the first being `pool`.
     """
 
     target: str
@@ -106,6 +100,7 @@ class SwapPlan:
     rebuild_seconds: float | None = None
     needs: Needs | None = None
     notes: tuple[str, ...] = ()
+    memberships: tuple[Membership, ...] = ()
 
     @property
     def safe_to_pull(self) -> bool:
@@ -201,6 +196,66 @@ def free_bays(snapshot: HostSnapshot, exclude: int | None) -> tuple[int, ...]:
     return tuple(s.bay for s in snapshot.slots if s.drive is None and s.bay != exclude)
 
 
+@dataclass(frozen=True, slots=True)
+class Membership:
+    """One pool the drive is in (a drive with md partitions can be in several arrays)."""
+
+    pool: Pool
+    group: Vdev
+    member: Vdev
+    redundancy: Redundancy
+
+    @property
+    def op_target(self) -> str:
+        """What the pool's commands name: the pool, /dev/mdX or the btrfs mount point."""
+        if self.pool.kind is PoolKind.MDRAID:
+            return f"/dev/{self.pool.name}"
+        if self.pool.kind is PoolKind.BTRFS:
+            return self.pool.mountpoint or self.pool.name
+        return self.pool.name
+
+
+def memberships(snapshot: HostSnapshot, drive: Drive) -> list[Membership]:
+    """Every pool the drive is a member of (hot-spare groups included), in snapshot order."""
+    out = []
+    for pool in snapshot.pools:
+        found = locate_member(pool, drive.key)
+        if found is not None:
+            group, leaf = found
+            red = redundancy(pool.kind, pool.root, group, drive.key)
+            out.append(Membership(pool, group, leaf, red))
+    return out
+
+
+def _notes(found: list[Membership], free: tuple[int, ...], answers: bool) -> list[str]:
+    notes: list[str] = []
+    for m in found:
+        notes += [n for n in m.redundancy.notes if n not in notes]
+        if kernel_name(m.member.name) and m.pool.kind is PoolKind.ZFS:
+            notes.append(
+                f"{m.pool.name} knows this member by its kernel name {m.member.name}, which "
+                "moves on reboot: the command names it so only because ZFS matches it against "
+                "its own record"
+            )
+    if len(found) > 1:
+        names = ", ".join(m.pool.name for m in found)
+        notes.append(f"this drive is in {len(found)} pools ({names}): every one is rebuilt")
+    if any(m.redundancy.refusal for m in found) and free and answers:
+        notes.append(
+            f"in place could keep the data: put the new drive in free bay {free[0]} first "
+            "(`swap start --in-place`; not for md: a new md member fills the missing slot first)"
+        )
+    return notes
+
+
+def _refusal(found: list[Membership], in_place: bool) -> str | None:
+    for m in found:
+        why = m.redundancy.refusal
+        if why and not (in_place and m.pool.kind is not PoolKind.MDRAID):
+            return why if len(found) == 1 else f"{m.pool.name}: {why}"
+    return None
+
+
 def make_plan(
     snapshot: HostSnapshot,
     target: str,
@@ -209,37 +264,31 @@ def make_plan(
     in_place: bool | None = None,
 ) -> SwapPlan:
     """The plan for `target` (see the module docstring); `in_place` forces the way (None: in
-    place when a free bay exists and the old drive still answers)."""
+    place when a free bay exists, the old drive still answers and nothing is refused)."""
     drive, bay = find_target(snapshot, target)
     if drive is None:
         where = f"bay {bay} is empty" if bay is not None else f"no drive {target!r}"
         return SwapPlan(target, None, bay, refusal=f"{where}: nothing to swap")
-    found = next(((p, m) for p in snapshot.pools if (m := locate_member(p, drive.key))), None)
     free = free_bays(snapshot, bay)
-    if found is None:
+    found = memberships(snapshot, drive)
+    if not found:
         return SwapPlan(
             target, drive, bay, free_bays=free, notes=("nothing to rebuild, safe to pull",)
         )
-    pool, (group, leaf) = found
+    first = found[0]
+    pool, group, leaf = first.pool, first.group, first.member
     if group.kind in ("spares", "spare"):
         note = (
             f"{leaf.name} is an unused hot spare of {pool.name}: nothing to rebuild; afterwards "
             f"`zpool remove {pool.name} {leaf.name}` and `zpool add {pool.name} spare` the new one"
         )
         return SwapPlan(target, drive, bay, pool, group, leaf, free_bays=free, notes=(note,))
-    red = redundancy(pool.kind, pool.root, group, drive.key)
-    answers = leaf.state is PoolState.ONLINE
-    way = bool(free) and answers and red.parity is not None if in_place is None else in_place
-    size, rate, seconds = rebuild_estimate(pool, group)
-    notes = list(red.notes)
-    if kernel_name(leaf.name) and pool.kind is PoolKind.ZFS:
-        notes.append(
-            f"{pool.name} knows this member by its kernel name {leaf.name}, which moves on reboot:"
-            " the command names it so only because ZFS matches it against its own record"
-        )
-    if red.refusal and free and answers:
-        notes.append(f"the only safe way: put the new drive in free bay {free[0]} first (in place)")
-    ops = build_ops(snapshot, pool, group, leaf, drive, in_place=way)
+    answers = all(m.member.state is PoolState.ONLINE for m in found)
+    known = all(m.redundancy.parity is not None for m in found)
+    refused = any(m.redundancy.refusal for m in found)
+    way = bool(free) and answers and known and not refused if in_place is None else in_place
+    estimates = [rebuild_estimate(m.pool, m.group) for m in found]
+    seconds = [e[2] for e in estimates]
     return SwapPlan(
         target,
         drive,
@@ -247,122 +296,15 @@ def make_plan(
         pool,
         group,
         leaf,
-        red,
-        None if way and answers else red.refusal,
+        first.redundancy,
+        _refusal(found, way),
         free,
         way,
-        ops,
-        size,
-        rate,
-        seconds,
+        build_all_ops(snapshot, [(m.pool, m.group, m.member) for m in found], drive, in_place=way),
+        estimates[0][0],
+        estimates[0][1],
+        sum(s for s in seconds if s is not None) if all(s is not None for s in seconds) else None,
         _needs(snapshot, pool, group, drive, sectors or {}),
-        tuple(notes),
+        tuple(_notes(found, free, answers)),
+        tuple(found),
     )
-
-
-def _healthy_source(snapshot: HostSnapshot, group: Vdev, drive: Drive) -> str | None:
-    for _, node in group.walk():
-        other = snapshot.drive(node.drive) if node.drive and node.drive != drive.key else None
-        if other is not None and node.state is PoolState.ONLINE:
-            return stable_disk(other)
-    return None
-
-
-def _new_member(partition: int | None) -> str:
-    return f"{NEW}-part{partition}" if partition is not None else NEW
-
-
-def _failing(leaf: Vdev, drive: Drive) -> bool:
-    errors = (leaf.read_errors or 0) + (leaf.write_errors or 0) + (leaf.checksum_errors or 0)
-    return errors > 0 or drive.smart_passed is False or leaf.state is not PoolState.ONLINE
-
-
-def build_ops(
-    snapshot: HostSnapshot, pool: Pool, group: Vdev, leaf: Vdev, drive: Drive, *, in_place: bool
-) -> tuple[Op, ...]:
-    """The writes, in order, for replacing `leaf` (on `drive`) of `pool`."""
-    part = member_partition(leaf.name, drive)
-    source = _healthy_source(snapshot, group, drive)
-    copy_table: tuple[Op, ...] = ()
-    if part is not None and source is not None and (pool.kind is PoolKind.MDRAID or part > 1):
-        copy_table = (
-            Op(
-                OpKind.SGDISK_REPLICATE,
-                Stage.REPLACE,
-                "",
-                new=NEW,
-                source=source,
-                why="copy the partition table of a healthy member",
-            ),
-            Op(
-                OpKind.SGDISK_NEW_GUIDS,
-                Stage.REPLACE,
-                "",
-                new=NEW,
-                why="give the copy its own GUIDs",
-            ),
-        )
-    if pool.kind is PoolKind.ZFS:
-        new = _new_member(part) if copy_table else NEW
-        offline = Op(
-            OpKind.ZPOOL_OFFLINE, Stage.PREPARE, pool.name, leaf.name, why="take it out of service"
-        )
-        prepare: tuple[Op, ...] = (
-            () if in_place or leaf.state is not PoolState.ONLINE else (offline,)
-        )
-        replace = Op(
-            OpKind.ZPOOL_REPLACE,
-            Stage.REPLACE,
-            pool.name,
-            leaf.name,
-            new,
-            why="resilver onto the new drive" + (" with the old one still in" if in_place else ""),
-        )
-        return (*prepare, *copy_table, replace)
-    if pool.kind is PoolKind.MDRAID:
-        return _md_ops(pool, leaf, drive, part, copy_table, in_place=in_place)
-    old = stable_disk(drive) or leaf.name
-    mount = pool.mountpoint or pool.name
-    return (
-        Op(
-            OpKind.BTRFS_REPLACE,
-            Stage.REPLACE,
-            mount,
-            old,
-            NEW,
-            force=_failing(leaf, drive),
-            why="copy its chunks to the new drive (-r: read the old one only when no other copy)",
-        ),
-    )
-
-
-def _md_ops(
-    pool: Pool,
-    leaf: Vdev,
-    drive: Drive,
-    part: int | None,
-    copy_table: tuple[Op, ...],
-    *,
-    in_place: bool,
-) -> tuple[Op, ...]:
-    array = f"/dev/{pool.name}"
-    disk = stable_disk(drive)
-    old = (
-        f"{disk}-part{part}" if disk and part and disk.startswith("/dev/disk/") else disk
-    ) or leaf.name
-    new = _new_member(part)
-    add = Op(OpKind.MD_ADD, Stage.REPLACE, array, new=new, why="add the new member (as a spare)")
-    if in_place:
-        swap = Op(
-            OpKind.MD_REPLACE,
-            Stage.REPLACE,
-            array,
-            old,
-            new,
-            why="copy onto it while the old member stays in the array",
-        )
-        return (*copy_table, add, swap)
-    fail = Op(OpKind.MD_FAIL, Stage.PREPARE, array, old, why="mark it failed")
-    remove = Op(OpKind.MD_REMOVE, Stage.PREPARE, array, old, why="remove it from the array")
-    prepare: tuple[Op, ...] = () if leaf.state is PoolState.UNAVAIL else (fail, remove)
-    return (*prepare, *copy_table, add)

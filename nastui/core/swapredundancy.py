@@ -19,6 +19,8 @@ from nastui.model import PoolKind, PoolState, Vdev
 
 # Sample: draid2:4d:11c:1s-0
 _DRAID = re.compile(r"^draid(?P<parity>[123])?(?::(?P<data>\d+)d)?(?::\d+c)?(?::(?P<spares>\d+)s)?")
+# Sample: draid1-0-0  (a distributed spare: parity 1, vdev 0, spare 0)
+_DRAID_SPARE = re.compile(r"^draid\d-\d+-\d+$")
 _PARITY = {
     "raidz": 1,
     "raidz1": 1,
@@ -66,10 +68,13 @@ def _resilvering(leaf: Vdev) -> bool:
 
 
 def leaf_healthy(leaf: Vdev, *, draid: bool = False) -> bool:
-    """ONLINE and not being rebuilt (a dRAID rebuild marks every leaf; only its state counts)."""
+    """ONLINE and not being rebuilt. A dRAID rebuild marks every leaf "(resilvering)": there
+    only the distributed spare's mark counts (it holds the lost member's data once done)."""
     if leaf.state is not PoolState.ONLINE:
         return False
-    return draid or (not _resilvering(leaf) and "not in sync" not in (leaf.note or ""))
+    if draid and not _DRAID_SPARE.match(leaf.name):
+        return True
+    return not _resilvering(leaf) and "not in sync" not in (leaf.note or "")
 
 
 def _is_target(node: Vdev, target: str) -> bool:
@@ -147,20 +152,21 @@ def redundancy(kind: PoolKind, root: Vdev, group: Vdev, target: str) -> Redundan
             "is not this member's mirror: check `mdadm --detail` first"
         )
     elif left < 0:
-        refusal = _refusal(group, layout, others, parity)
+        where = group.name if kind is PoolKind.ZFS else f"{root.name} {group.name}"
+        refusal = _refusal(where, group, layout, others, parity)
     return Redundancy(layout, parity, len(now_bad), left, others, refusal, notes)
 
 
-def _refusal(group: Vdev, layout: str, others: tuple[str, ...], parity: int) -> str:
+def _refusal(where: str, group: Vdev, layout: str, others: tuple[str, ...], parity: int) -> str:
     gone = ", ".join(others) or "another member"
     if group.kind == "mirror" or layout.startswith(("mirror", "md raid1 ")):
         return (
-            f"{group.name}: the mirror's other side ({gone}) is already gone: "
+            f"{where}: the mirror's other side ({gone}) is already gone: "
             "pulling this loses the data"
         )
     if parity == 0:
-        return f"{group.name}: {layout} has no redundancy: pulling a member loses the data"
+        return f"{where}: {layout} has no redundancy: pulling a member loses the data"
     return (
-        f"{group.name}: {layout} can lose {parity} member(s) and already misses {gone}: "
+        f"{where}: {layout} can lose {parity} member(s) and already misses {gone}: "
         "pulling this loses the data"
     )

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from nastui.core.swapnames import Op
-from nastui.model import Drive, HostSnapshot, PoolState, ScanKind, ScanState
+from nastui.model import Drive, HostSnapshot, Pool, PoolState, ScanKind, ScanState
 
 _REBUILDS = (ScanKind.RESILVER, ScanKind.RECOVERY, ScanKind.RESYNC, ScanKind.REPLACE)
 
@@ -82,6 +82,7 @@ class Swap:
         old: the drive being replaced.
         pool, pool_kind, group, member: where it sits, as the tool names it.
         ops: the planned writes (placeholders for the new drive until it is known).
+        members: (pool, what its commands name, member) for every pool the drive is in.
         present: drive keys and bays present when the swap began (for wrong pulls).
         started_at: when it began; the other times when each phase was reached.
         new: the candidate drive, once one appeared.
@@ -103,6 +104,7 @@ class Swap:
     group: str | None
     member: str | None
     ops: tuple[Op, ...]
+    members: tuple[tuple[str, str, str], ...]
     present: tuple[tuple[str, int | None], ...]
     started_at: float
     pulled_at: float | None = None
@@ -165,51 +167,71 @@ def _busy(note: str | None) -> bool:
 _GONE = (PoolState.FAULTED, PoolState.REMOVED, PoolState.UNAVAIL, PoolState.OFFLINE)
 
 
+def _pools(swap: Swap, snapshot: HostSnapshot) -> list[Pool]:
+    names = {m[0] for m in swap.members} or {swap.pool or ""}
+    return [p for p in snapshot.pools if p.name in names]
+
+
 def failures(swap: Swap, snapshot: HostSnapshot) -> tuple[str, ...]:
-    """Members of the swap's pool, other than the one replaced, failed or gone now."""
-    pool = next((p for p in snapshot.pools if p.name == swap.pool), None)
-    if pool is None:
-        return ()
+    """Members of the swap's pools, other than the ones replaced, failed or gone now."""
     bays = dict(swap.present)
+    replaced = {m[2] for m in swap.members} | {swap.member or ""}
+    out = []
+    for pool in _pools(swap, snapshot):
+        out += _down(pool, swap, replaced, bays)
+    return tuple(out)
+
+
+def _down(pool: Pool, swap: Swap, replaced: set[str], bays: dict[str, int | None]) -> list[str]:
     out = []
     for _, leaf in pool.root.walk():
-        if leaf.children or leaf.state not in _GONE or leaf.name == swap.member:
+        if leaf.children or leaf.state not in _GONE or leaf.name in replaced:
             continue
         if leaf.drive is not None and leaf.drive == swap.old.key:
             continue
         bay = bays.get(leaf.drive or "")
-        out.append(f"{leaf.name} {leaf.state.value}" + (f" (bay {bay})" if bay is not None else ""))
-    return tuple(out)
+        where = f" (bay {bay})" if bay is not None else ""
+        out.append(f"{pool.name} {leaf.name} {leaf.state.value}{where}")
+    return out
 
 
 def _finished_at(snapshot: HostSnapshot, swap: Swap) -> float:
-    pool = next((p for p in snapshot.pools if p.name == swap.pool), None)
-    scan = pool.scan if pool is not None else None
-    if scan is not None and scan.kind in _REBUILDS and scan.ended_at is not None:
-        return scan.ended_at
-    return snapshot.taken_at
+    ends = [
+        p.scan.ended_at
+        for p in _pools(swap, snapshot)
+        if p.scan is not None and p.scan.kind in _REBUILDS and p.scan.ended_at is not None
+    ]
+    return max(ends) if ends else snapshot.taken_at
 
 
 def _rebuild(swap: Swap, snapshot: HostSnapshot) -> tuple[bool, bool, Progress | None]:
-    """(running, finished with the new drive in, progress) for the swap's pool."""
-    pool = next((p for p in snapshot.pools if p.name == swap.pool), None)
-    if pool is None:
+    """(running, finished with the new drive in every pool, progress) for the swap's pools."""
+    pools = _pools(swap, snapshot)
+    if not pools:
         return False, False, None
-    scan = pool.scan
     now = snapshot.taken_at
-    running = scan is not None and scan.kind in _REBUILDS and scan.state is ScanState.RUNNING
+    scans = [
+        p.scan
+        for p in pools
+        if p.scan is not None and p.scan.kind in _REBUILDS and p.scan.state is ScanState.RUNNING
+    ]
+    running = bool(scans)
     progress = (
-        Progress(scan.percent, scan.rate_bytes_per_s, scan.eta_seconds, now)
-        if scan is not None and running
+        Progress(scans[0].percent, scans[0].rate_bytes_per_s, scans[0].eta_seconds, now)
+        if scans
         else None
     )
     new_key = swap.new.key if swap.new else None
+    settled = all(_settled(p, new_key) for p in pools)
+    return running, not running and settled, progress
+
+
+def _settled(pool: Pool, new_key: str | None) -> bool:
     nodes = [v for _, v in pool.root.walk()]
-    settled = any(
+    has_new = any(
         v.drive == new_key and v.state is PoolState.ONLINE and not _busy(v.note) for v in nodes
     )
-    replacing = any(v.kind == "replacing" for v in nodes)
-    return running, not running and settled and not replacing, progress
+    return has_new and not any(v.kind == "replacing" for v in nodes)
 
 
 def advance(swap: Swap, snapshot: HostSnapshot) -> Swap:

@@ -313,10 +313,15 @@ def apply_hands(snapshot: HostSnapshot, hands: Hands) -> HostSnapshot:
     )
 
 
-def hands_for(ops: Iterable[Op], at: float, *, new_key: str, pool: str, member: str) -> list[Hand]:
-    """What the swap's commands do on the simulator: offline a member, or start the rebuild."""
+def hands_for(
+    ops: Iterable[Op], at: float, *, new_key: str, members: Iterable[tuple[str, str, str]]
+) -> list[Hand]:
+    """What the swap's commands do on the simulator: offline a member, or start the rebuild
+    (`members`: pool, what its commands name, member, as kept in the swap)."""
+    where = {target: (pool, member) for pool, target, member in members}
     out = []
     for op in ops:
+        pool, member = where.get(op.target, ("", ""))
         if op.kind in (OpKind.ZPOOL_OFFLINE, OpKind.MD_FAIL):
             out.append(Hand("offline", at, pool=pool, member=member))
         elif op.kind in (OpKind.ZPOOL_REPLACE, OpKind.MD_ADD, OpKind.BTRFS_REPLACE):
