@@ -5,8 +5,10 @@ from __future__ import annotations
 import argparse
 from typing import TextIO
 
+from nastui import exits
 from nastui.cli.command import glyphs_of, poll_once, write_json
 from nastui.cli.statusview import render_status, status_data
+from nastui.cli.swapstatus import status_view
 from nastui.core.assess import overall
 
 
@@ -21,8 +23,11 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     if isinstance(opened, int):
         return opened
     session, snapshot = opened
+    swap_lines, swap_critical = status_view(session, snapshot, args)
     if args.json:
-        write_json(status_data(snapshot, session.config.thresholds), out)
+        data = status_data(snapshot, session.config.thresholds)
+        write_json({**data, "swap": swap_lines}, out)
     else:
         out.write(render_status(snapshot, glyphs_of(args, session)))
-    return int(overall(snapshot))
+        out.write("".join(f"{line}\n" for line in swap_lines))
+    return max(int(overall(snapshot)), exits.CRITICAL if swap_critical else exits.OK)

@@ -207,7 +207,9 @@ def _sim(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
     if box.snapshot.slot(args.value) is None:
         print(f"nastui: no bay {args.value}", file=sys.stderr)
         return exits.EX_USAGE
-    box.add_hands([Hand(args.hand, box.now, args.value, args.variant)])
+    current = box.store.load()
+    like = current.old.key if current is not None else ""
+    box.add_hands([Hand(args.hand, box.now, args.value, args.variant, like=like)])
     out.write(f"simulated: {args.hand} bay {args.value}\n")
     return exits.OK
 

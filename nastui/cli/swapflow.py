@@ -10,17 +10,16 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from nastui.cli.swapstatus import swap_dir
 from nastui.collectors import runner
 from nastui.collectors.swapprobe import in_use, sectors
 from nastui.control.locate_ladder import LadderLocator
 from nastui.control.statefile import write_atomic
 from nastui.control.swapargv import Ran, argv_for, run_ops
 from nastui.control.swapstore import SwapStore
-from nastui.core.statefiles import state_dir
 from nastui.core.swapcheck import check_new_drive
 from nastui.core.swapcodec import failed_serials
 from nastui.core.swapnames import Op, Stage, stable_disk
@@ -29,7 +28,7 @@ from nastui.core.swapstate import DriveRef, Swap, SwapPhase, advance
 from nastui.model import HostSnapshot, LocateResult
 from nastui.session import Session
 from nastui.sim import SimBackend
-from nastui.sim.swapsim import HANDS_FILE, Hand, demo_dir, encode_hands, hands_for, sectors_of
+from nastui.sim.swapsim import HANDS_FILE, Hand, encode_hands, hands_for, sectors_of
 
 
 @dataclass
@@ -76,15 +75,6 @@ class Box:
         """Keep the demo's hands (and clock offset) in its state directory."""
         if self.sim is not None:
             write_atomic(self.store.directory / HANDS_FILE, encode_hands(self.sim.hands), 0o644)
-
-
-def swap_dir(session: Session, args: object) -> Path:
-    """The state directory the swap of this source is kept in."""
-    base = state_dir(os.environ, os.geteuid())
-    backend = session.backend
-    if isinstance(backend, SimBackend):
-        return demo_dir(base, backend.scenario.name, int(getattr(args, "seed", None) or 0))
-    return base
 
 
 def open_box(session: Session, snapshot: HostSnapshot, args: object) -> Box:

@@ -130,6 +130,16 @@ def plan_data(plan: SwapPlan) -> dict[str, Any]:
     }
 
 
+def next_step(swap: Swap) -> str:
+    """What the operator does next."""
+    if swap.in_place and swap.phase is SwapPhase.PREPARED:
+        return "insert the new drive in a free bay (the old one stays in), then run `nastui swap`"
+    if swap.in_place and swap.phase is SwapPhase.DONE:
+        where = f"bay {swap.old.bay} (its LED is lit)" if swap.old.bay is not None else swap.old.dev
+        return f"pull the old drive: {where}"
+    return _NEXT[swap.phase]
+
+
 def _when(t: float | None) -> str:
     return time.strftime("%Y-%m-%d %H:%M", time.gmtime(t)) if t is not None else "-"
 
@@ -151,7 +161,7 @@ def swap_text(swap: Swap) -> str:
         p = swap.progress
         pct = f"{p.percent:.1f} %" if p.percent is not None else "?"
         lines.append(f"  rebuild: {pct} at {units.rate(p.rate)}, {units.duration(p.eta_s)} left")
-    lines.append(f"  next: {_NEXT[swap.phase]}")
+    lines.append(f"  next: {next_step(swap)}")
     lines += [f"  {_when(t)} {text}" for t, text in swap.events[-6:]]
     return "\n".join(lines) + "\n"
 
@@ -161,7 +171,7 @@ def swap_data(swap: Swap | None) -> dict[str, Any]:
     if swap is None:
         return {"swap": None}
     body = dataclasses.asdict(swap)
-    body["next"] = _NEXT[swap.phase]
+    body["next"] = next_step(swap)
     body["blocked"] = swap.blocked
     return {"swap": body}
 

@@ -56,6 +56,7 @@ class Hand:
         variant: what was inserted (see the module docstring).
         pool, member: the pool and member an offline or replace acts on.
         new: the new drive's key, for a replace.
+        like: the key of the drive an inserted one is modelled on (the one it replaces).
     """
 
     kind: str
@@ -65,6 +66,7 @@ class Hand:
     pool: str = ""
     member: str = ""
     new: str = ""
+    like: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,7 +214,7 @@ def _hand(box: _Box, hand: Hand, count: int, template: Drive | None) -> None:
     elif hand.kind == "insert" and slot is not None and slot.drive is None and template:
         back = [k for k, b in box.pulled.items() if b == hand.bay]
         old = box.originals.get(back[-1]) if back else None
-        drive = _new_drive(template, hand, count, old)
+        drive = _new_drive(box.originals.get(hand.like, template), hand, count, old)
         box.drives[drive.key] = drive
         box.pulled.pop(drive.key, None)
         box.slots[slot.bay] = dataclasses.replace(slot, drive=drive.key, mapped_by=MappedBy.BY_PATH)
@@ -268,7 +270,10 @@ def _replaced(pool: Pool, hand: Hand, box: _Box, t: float, original: Pool) -> Po
     total = size or 10**12
     scan = ScanPlan(_REBUILD_KIND[pool.kind], hand.at, max(600.0, seconds or 3600.0), total)
     running = scan.running(t)
-    leaf_new = Vdev(_member_name(pool.kind, new), "disk", PoolState.ONLINE, 0, 0, 0, drive=new.key)
+    zero = None if pool.kind is PoolKind.MDRAID else 0
+    leaf_new = Vdev(
+        _member_name(pool.kind, new), "disk", PoolState.ONLINE, zero, zero, zero, drive=new.key
+    )
     if running:
         note = {PoolKind.ZFS: "(resilvering)", PoolKind.MDRAID: "(recovering)"}.get(
             pool.kind, "(replace target)"

@@ -57,8 +57,10 @@ def test_a_whole_swap_with_mistakes_on_the_way(
     code, text = nastui("swap")
     assert code == exits.CRITICAL
     assert "WRONG DRIVE PULLED: bay 11" in text
-    code, _ = nastui("status")
+    code, text = nastui("status")
     assert code == exits.CRITICAL
+    assert "CRITICAL WRONG DRIVE PULLED: bay 11" in text
+    assert "swap in progress: bay 10 HGST HUS724040ALA640" in text
     nastui("swap", "sim", "insert", "11", "--variant", "old")
     code, text = nastui("swap")
     assert code == exits.OK and "swap prepared" in text
