@@ -32,7 +32,9 @@ class RunResult(Protocol):
 class Runner(Protocol):
     """`nastui.collectors.runner.run`."""
 
-    def __call__(self, argv: Sequence[str], *, timeout: float) -> Awaitable[RunResult]: ...
+    def __call__(
+        self, argv: Sequence[str], *, timeout: float, leaves_child: bool = False
+    ) -> Awaitable[RunResult]: ...
 
 
 def argv_for(op: Op) -> tuple[str, ...]:
@@ -94,7 +96,9 @@ async def run_ops(
         if why is not None:
             done.append(Ran(argv, False, why))
             break
-        result = await run(argv, timeout=timeout)
+        # `btrfs replace start` leaves a child running the replace, holding its output open
+        background = op.kind is OpKind.BTRFS_REPLACE
+        result = await run(argv, timeout=timeout, leaves_child=background)
         done.append(Ran(argv, result.ok, _line(result) if not result.ok else "done"))
         if not result.ok:
             break
