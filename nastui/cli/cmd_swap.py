@@ -109,7 +109,7 @@ def _start(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
         return exits.EX_UNAVAILABLE
     if not swap.in_place:
         swap = swap.note(box.now, swapflow.locate(box, swap, True))
-    swap = swap.to(SwapPhase.PREPARED, box.now, "prepared")
+    swap = swapflow.follow(box, swap.to(SwapPhase.PREPARED, box.now, "prepared"))
     box.store.save(swap)
     out.write(swap_text(swap))
     return exits.OK

@@ -53,7 +53,8 @@ def plan_text(plan: SwapPlan) -> str:
         return f"{plan.refusal}\n"
     where = f"bay {plan.bay}" if plan.bay is not None else "no bay"
     ident = plan.drive.identity
-    lines = [f"{where}: {plan.drive.dev} {ident.model or '?'} {ident.serial or '?'}"]
+    dev = plan.drive.dev or "(gone)"
+    lines = [f"{where}: {dev} {ident.model or '?'} {ident.serial or '?'}"]
     if plan.pool is None or plan.group is None or plan.member is None:
         lines += [f"  {n}" for n in plan.notes]
         return "\n".join(lines) + "\n"

@@ -34,7 +34,7 @@ def stable_disk(drive: Drive) -> str | None:
         return f"/dev/disk/by-vdev/{drive.by_vdev}"
     if drive.by_id:
         return f"/dev/disk/by-id/{drive.by_id[0]}"
-    if not kernel_name(drive.dev):
+    if drive.dev and not kernel_name(drive.dev):
         return f"/dev/{drive.dev}"
     return None
 

@@ -95,7 +95,8 @@ def build_ops(
         return (*prepare, *copy_table, replace)
     if pool.kind is PoolKind.MDRAID:
         return _md_ops(pool, leaf, drive, part, copy_table, in_place=in_place)
-    old = stable_disk(drive) or leaf.name
+    missing = leaf.name.startswith("devid ")
+    old = leaf.name.removeprefix("devid ") if missing else stable_disk(drive) or leaf.name
     mount = pool.mountpoint or pool.name
     return (
         Op(

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from nastui.core.swapgone import gone_member
 from nastui.core.swapnames import Op, kernel_name
 from nastui.core.swapops import build_all_ops
 from nastui.core.swapredundancy import Redundancy, redundancy
@@ -237,6 +238,8 @@ def _notes(found: list[Membership], free: tuple[int, ...], answers: bool) -> lis
                 "moves on reboot: the command names it so only because ZFS matches it against "
                 "its own record"
             )
+    if any(not m.member.drive or m.member.state is not PoolState.ONLINE for m in found[:1]):
+        notes.append("the old drive is already out of service: nothing to prepare")
     if len(found) > 1:
         names = ", ".join(m.pool.name for m in found)
         notes.append(f"this drive is in {len(found)} pools ({names}): every one is rebuilt")
@@ -266,6 +269,9 @@ def make_plan(
     """The plan for `target` (see the module docstring); `in_place` forces the way (None: in
     place when a free bay exists, the old drive still answers and nothing is refused)."""
     drive, bay = find_target(snapshot, target)
+    gone = gone_member(snapshot, target, bay) if drive is None else None
+    if gone is not None:
+        snapshot, drive = gone
     if drive is None:
         where = f"bay {bay} is empty" if bay is not None else f"no drive {target!r}"
         return SwapPlan(target, None, bay, refusal=f"{where}: nothing to swap")

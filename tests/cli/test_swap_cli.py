@@ -111,6 +111,17 @@ def test_the_in_place_way_on_the_mixed_box(state: Path) -> None:
     assert json.loads(status)["swap"]["phase"] == "prepared"
 
 
+def test_a_drive_already_gone_is_found_by_its_bay_serial(state: Path) -> None:
+    nastui("swap", "sim", "pull", "10")
+    code, text = nastui("swap", "plan", "10")
+    assert code == exits.OK
+    assert text.startswith("bay 10: (gone) ? PK")
+    assert "REMOVED" in text and "nothing to prepare" in text
+    assert "zpool offline" not in text
+    code, text = nastui("swap", "start", "10")
+    assert code == exits.OK and "swap pulled" in text
+
+
 def test_refused_start_and_abort(state: Path) -> None:
     assert nastui("swap", "abort")[1] == "no swap in progress\n"
     nastui("swap", "start", "10")
