@@ -16,6 +16,8 @@ from pathlib import Path
 from nastui.cli.swapstatus import swap_dir
 from nastui.collectors import runner
 from nastui.collectors.swapprobe import in_use, sectors
+from nastui.config import ConfigError
+from nastui.config.baybind import rebind
 from nastui.control.locate_ladder import LadderLocator
 from nastui.control.statefile import write_atomic
 from nastui.control.swapargv import Ran, argv_for, run_ops
@@ -181,11 +183,28 @@ def follow(box: Box, swap: Swap) -> Swap:
     if moved.phase is SwapPhase.INSERTED and (moved.new != swap.new or not moved.findings):
         moved = check(box, moved)
     if moved.phase is SwapPhase.DONE and swap.phase is not SwapPhase.DONE:
+        moved = moved.note(box.now, rebind_bay(box, moved))
         if moved.in_place:
             moved = moved.note(box.now, "now pull the old drive: " + locate(box, moved, True))
         else:
             moved = moved.note(box.now, locate(box, moved, False))
     return moved
+
+
+def rebind_bay(box: Box, swap: Swap) -> str:
+    """Bind the bay to the new drive in the configuration when it was bound by the old serial;
+    one line saying what was done."""
+    path = box.session.config.path
+    old, new = swap.old.serial, swap.new.serial if swap.new else None
+    if path is None or swap.old.bay is None or not old or not new:
+        return "configuration: no bay bound by serial to update"
+    try:
+        done = rebind(path, swap.old.bay, old, new)
+    except ConfigError as exc:
+        return f"configuration not updated: {exc}"
+    if done is None:
+        return f"configuration: bay {swap.old.bay} is not bound by serial {old}; left as it is"
+    return f"configuration: bay {swap.old.bay} now bound to serial {new} ({path})"
 
 
 def replace_ops(swap: Swap) -> tuple[Op, ...]:

@@ -133,3 +133,23 @@ def test_refused_start_and_abort(state: Path) -> None:
 def test_sim_hands_need_the_demo(state: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _ = nastui("swap", "sim", "pull", "99")
     assert code == exits.EX_USAGE and "no bay 99" in capsys.readouterr().err
+
+
+def test_done_rebinds_the_bay_in_the_configuration(state: Path) -> None:
+    config = state / "config.toml"
+    config.write_text(
+        '[chassis]\npreset = "rv-4324"\n\n[[chassis.bay]]\nbay = 10  # keep me\n'
+        'serial = "PK1331PLPX28B6"\n'
+    )
+    with_config = ("--config", str(config))
+    nastui(*with_config, "swap", "start", "10")
+    nastui(*with_config, "swap", "sim", "pull", "10")
+    nastui(*with_config, "swap", "sim", "insert", "10")
+    good = new_serial(10, "new", 0)
+    assert good in nastui(*with_config, "swap")[1]
+    assert nastui(*with_config, "swap", "replace", "--confirm", good)[0] == exits.OK
+    nastui(*with_config, "swap", "sim", "wait", "40000")
+    code, text = nastui(*with_config, "swap")
+    assert "swap done" in text
+    assert f"bay 10 now bound to serial {good}" in text
+    assert config.read_text().endswith(f'bay = 10  # keep me\nserial = "{good}"\n')
