@@ -149,7 +149,7 @@ def test_done_rebinds_the_bay_in_the_configuration(state: Path) -> None:
     assert good in nastui(*with_config, "swap")[1]
     assert nastui(*with_config, "swap", "replace", "--confirm", good)[0] == exits.OK
     nastui(*with_config, "swap", "sim", "wait", "40000")
-    code, text = nastui(*with_config, "swap")
+    _, text = nastui(*with_config, "swap")
     assert "swap done" in text
     assert f"bay 10 now bound to serial {good}" in text
     assert config.read_text().endswith(f'bay = 10  # keep me\nserial = "{good}"\n')
