@@ -19,6 +19,7 @@ order; 69 a command failed; 73 the state directory cannot be written.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import dataclasses
 import sys
 from typing import TextIO
@@ -65,13 +66,13 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     box = swapflow.open_box(session, snapshot, args)
     action = args.swap_action or "status"
     try:
-        return _ACTIONS[action](box, args, out)
+        return asyncio.run(_ACTIONS[action](box, args, out))
     except StateError as exc:
         print(f"nastui: {exc}", file=sys.stderr)
         return exits.EX_CANTCREAT
 
 
-def _plan(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
+async def _plan(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
     plan = box.plan(args.target)
     if args.json:
         write_json(plan_data(plan), out)
@@ -82,7 +83,7 @@ def _plan(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
     return exits.CRITICAL if plan.refusal else exits.OK
 
 
-def _start(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
+async def _start(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
     current = box.store.load()
     if current is not None and current.active:
         print(
@@ -97,7 +98,7 @@ def _start(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
         print(f"nastui: refused: {plan.refusal}", file=sys.stderr)
         return exits.EX_USAGE if plan.drive is None else exits.CRITICAL
     swap = swapflow.new_swap(box, plan)
-    ran = swapflow.execute(box, swap, tuple(o for o in swap.ops if o.stage is Stage.PREPARE))
+    ran = await swapflow.execute(box, swap, tuple(o for o in swap.ops if o.stage is Stage.PREPARE))
     for step in ran:
         out.write(f"{' '.join(step.argv)}: {step.line}\n")
         swap = swap.note(box.now, f"{' '.join(step.argv)}: {step.line}")
@@ -108,14 +109,14 @@ def _start(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
         )
         return exits.EX_UNAVAILABLE
     if not swap.in_place:
-        swap = swap.note(box.now, swapflow.locate(box, swap, True))
-    swap = swapflow.follow(box, swap.to(SwapPhase.PREPARED, box.now, "prepared"))
+        swap = swap.note(box.now, await swapflow.locate(box, swap, True))
+    swap = await swapflow.follow(box, swap.to(SwapPhase.PREPARED, box.now, "prepared"))
     box.store.save(swap)
     out.write(swap_text(swap))
     return exits.OK
 
 
-def _status(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
+async def _status(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
     swap = box.store.load()
     if swap is None:
         if getattr(args, "json", False):
@@ -123,7 +124,7 @@ def _status(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
         else:
             out.write("no swap in progress (`nastui swap plan TARGET` to begin)\n")
         return exits.OK
-    swap = swapflow.follow(box, swap)
+    swap = await swapflow.follow(box, swap)
     box.store.save(swap)
     if getattr(args, "json", False):
         write_json(swap_data(swap), out)
@@ -134,19 +135,19 @@ def _status(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
     return exits.CRITICAL if swap.wrong_pulls or swap.failures else exits.OK
 
 
-def _replace(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
+async def _replace(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
     swap = box.store.load()
     if swap is None:
         print("nastui: no swap in progress", file=sys.stderr)
         return exits.EX_USAGE
-    swap = swapflow.follow(box, swap)
+    swap = await swapflow.follow(box, swap)
     box.store.save(swap)
     why = _not_ready(swap, args.confirm)
     if why is not None:
         print(f"nastui: {why}", file=sys.stderr)
         return exits.CRITICAL if swap.wrong_pulls else exits.EX_USAGE
     assert swap.new is not None
-    ran = swapflow.execute(box, swap, swapflow.replace_ops(swap), swap.new.key)
+    ran = await swapflow.execute(box, swap, swapflow.replace_ops(swap), swap.new.key)
     for step in ran:
         out.write(f"{' '.join(step.argv)}: {step.line}\n")
         swap = swap.note(box.now, f"{' '.join(step.argv)}: {step.line}")
@@ -174,12 +175,12 @@ def _not_ready(swap: Swap, confirm: str) -> str | None:
     return None
 
 
-def _abort(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
+async def _abort(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
     swap = box.store.load()
     if swap is None or not swap.active:
         out.write("no swap in progress\n")
         return exits.OK
-    note = swapflow.locate(box, swap, False)
+    note = await swapflow.locate(box, swap, False)
     running = swap.phase in (SwapPhase.REPLACING, SwapPhase.REBUILDING)
     swap = swap.to(SwapPhase.ABORTED, box.now, "aborted; " + note)
     box.store.finish(swap)
@@ -189,12 +190,12 @@ def _abort(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
     return exits.OK
 
 
-def _log(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
+async def _log(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
     out.write(log_text(box.store.log()))
     return exits.OK
 
 
-def _sim(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
+async def _sim(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
     sim = box.sim
     if sim is None:
         print("nastui: `swap sim` acts on the simulator only (add --demo)", file=sys.stderr)

@@ -8,7 +8,6 @@ demo's own state directory, so a demo never touches the real swap file.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
@@ -95,9 +94,9 @@ async def _locate(box: Box, swap: Swap, on: bool) -> LocateResult | None:
     return None
 
 
-def locate(box: Box, swap: Swap, on: bool) -> str:
+async def locate(box: Box, swap: Swap, on: bool) -> str:
     """Switch the old drive's bay LED; one line saying what happened."""
-    result = asyncio.run(_locate(box, swap, on))
+    result = await _locate(box, swap, on)
     return result.message if result is not None else "no bay to light"
 
 
@@ -124,17 +123,17 @@ def new_swap(box: Box, plan: SwapPlan) -> Swap:
     return swap.note(box.now, f"planned: {old.label}")
 
 
-def execute(box: Box, swap: Swap, ops: tuple[Op, ...], new_key: str = "") -> list[Ran]:
+async def execute(box: Box, swap: Swap, ops: tuple[Op, ...], new_key: str = "") -> list[Ran]:
     """Run the writes (real) or play them on the simulator (demo)."""
     if box.sim is None:
         timeout = max(60.0, box.session.config.poll.command_timeout_s)
-        return asyncio.run(run_ops(ops, runner.run, timeout=timeout))
+        return await run_ops(ops, runner.run, timeout=timeout)
     hands = hands_for(ops, box.now, new_key=new_key, members=swap.members)
     box.add_hands(hands)
     return [Ran(argv_for(op), True, "done (simulated)") for op in ops]
 
 
-def check(box: Box, swap: Swap) -> Swap:
+async def check(box: Box, swap: Swap) -> Swap:
     """The swap with the new drive checked (in use, failed before, size, sectors, SMART)."""
     if swap.new is None:
         return swap
@@ -147,7 +146,7 @@ def check(box: Box, swap: Swap) -> Swap:
             f"partition {p}" for p in drive.partitions
         )
     else:
-        uses = asyncio.run(in_use(f"/dev/{drive.dev}", box.root))
+        uses = await in_use(f"/dev/{drive.dev}", box.root)
     plan = box.plan(swap.old.key) if box.snapshot.drive(swap.old.key) else None
     needs = plan.needs if plan is not None else None
     if needs is None:
@@ -171,7 +170,7 @@ def _needs_from(swap: Swap, box: Box) -> Needs:
     return Needs(swap.old.capacity_bytes, sector, swap.pool_kind == "zfs")
 
 
-def follow(box: Box, swap: Swap) -> Swap:
+async def follow(box: Box, swap: Swap) -> Swap:
     """The swap advanced by the snapshot: new drive checked when it appears; LED and log
     handled when it is done."""
     moved = swap
@@ -181,13 +180,13 @@ def follow(box: Box, swap: Swap) -> Swap:
             break
         moved = step
     if moved.phase is SwapPhase.INSERTED and (moved.new != swap.new or not moved.findings):
-        moved = check(box, moved)
+        moved = await check(box, moved)
     if moved.phase is SwapPhase.DONE and swap.phase is not SwapPhase.DONE:
         moved = moved.note(box.now, rebind_bay(box, moved))
         if moved.in_place:
-            moved = moved.note(box.now, "now pull the old drive: " + locate(box, moved, True))
+            moved = moved.note(box.now, "now pull the old drive: " + await locate(box, moved, True))
         else:
-            moved = moved.note(box.now, locate(box, moved, False))
+            moved = moved.note(box.now, await locate(box, moved, False))
     return moved
 
 
