@@ -8,8 +8,8 @@ from typing import TextIO
 from nastui import exits
 from nastui.cli.command import glyphs_of, poll_once, write_json
 from nastui.cli.statusview import render_status, status_data
-from nastui.cli.swapstatus import status_view
 from nastui.core.assess import overall
+from nastui.daemon.swapstatus import status_view
 
 
 def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentParser) -> None:
@@ -23,7 +23,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     if isinstance(opened, int):
         return opened
     session, snapshot = opened
-    swap_lines, swap_critical = status_view(session, snapshot, args)
+    swap_lines, swap_critical = status_view(session, snapshot)
     if args.json:
         data = status_data(snapshot, session.config.thresholds)
         write_json({**data, "swap": swap_lines}, out)

@@ -25,12 +25,12 @@ import sys
 from typing import TextIO
 
 from nastui import exits
-from nastui.cli import swapflow
 from nastui.cli.command import poll_once, write_json
-from nastui.cli.swapview import log_text, plan_data, plan_text, swap_data, swap_text
 from nastui.control.swapstore import StateError
 from nastui.core.swapnames import Stage
 from nastui.core.swapstate import Swap, SwapPhase
+from nastui.daemon import swapflow
+from nastui.daemon.swapview import log_text, plan_data, plan_text, swap_data, swap_text
 from nastui.sim.swapsim import VARIANTS, Hand
 
 
@@ -63,7 +63,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     if isinstance(opened, int):
         return opened
     session, snapshot = opened
-    box = swapflow.open_box(session, snapshot, args)
+    box = swapflow.open_box(session, snapshot, args.root)
     action = args.swap_action or "status"
     try:
         return asyncio.run(_ACTIONS[action](box, args, out))

@@ -77,6 +77,11 @@ class SimBackend:
         return self._host
 
     @property
+    def seed(self) -> int:
+        """The seed the run was made with."""
+        return self._seed
+
+    @property
     def scenario(self) -> Scenario:
         """The scenario being simulated."""
         return self._scenario

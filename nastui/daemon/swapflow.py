@@ -1,5 +1,6 @@
-"""The steps of a swap, shared by `nastui swap` and `nastui status`: open the box and the swap's
-state directory, start, follow, check the new drive, replace, finish, abort.
+"""The steps of a swap, shared by `nastui swap` and the interface (headless, so both can use
+them): open the box and the swap's state directory, start, follow, check the new drive,
+replace, finish, abort.
 
 On the real machine the writes run through `nastui.control.swapargv.run_ops` and the one
 runner; on the demo they become hands on the simulator (`nastui.sim.swapsim`), kept in the
@@ -12,7 +13,6 @@ import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 
-from nastui.cli.swapstatus import swap_dir
 from nastui.collectors import runner
 from nastui.collectors.swapprobe import in_use, sectors
 from nastui.config import ConfigError
@@ -26,6 +26,7 @@ from nastui.core.swapcodec import failed_serials
 from nastui.core.swapnames import Op, Stage, stable_disk
 from nastui.core.swapplan import Needs, Sectors, SwapPlan, make_plan
 from nastui.core.swapstate import DriveRef, Swap, SwapPhase, advance
+from nastui.daemon.swapstatus import swap_dir
 from nastui.model import HostSnapshot, LocateResult
 from nastui.session import Session
 from nastui.sim import SimBackend
@@ -78,10 +79,9 @@ class Box:
             write_atomic(self.store.directory / HANDS_FILE, encode_hands(self.sim.hands), 0o644)
 
 
-def open_box(session: Session, snapshot: HostSnapshot, args: object) -> Box:
-    """The box for this session and snapshot."""
-    root = getattr(args, "root", None) or Path("/")
-    return Box(session, snapshot, SwapStore(swap_dir(session, args)), root)
+def open_box(session: Session, snapshot: HostSnapshot, root: Path | None = None) -> Box:
+    """The box for this session and snapshot (`root`: the tree `--root` names)."""
+    return Box(session, snapshot, SwapStore(swap_dir(session)), root or Path("/"))
 
 
 async def _locate(box: Box, swap: Swap, on: bool) -> LocateResult | None:

@@ -18,20 +18,20 @@ from nastui.sim import SimBackend
 from nastui.sim.swapsim import demo_dir
 
 
-def swap_dir(session: Session, args: object) -> Path:
+def swap_dir(session: Session) -> Path:
     """The state directory the swap of this source is kept in (the demo has its own)."""
     base = state_dir(os.environ, os.geteuid())
     backend = session.backend
     if isinstance(backend, SimBackend):
-        return demo_dir(base, backend.scenario.name, int(getattr(args, "seed", None) or 0))
+        return demo_dir(base, backend.scenario.name, backend.seed)
     return base
 
 
-def status_view(session: Session, snapshot: HostSnapshot, args: object) -> tuple[list[str], bool]:
+def status_view(session: Session, snapshot: HostSnapshot) -> tuple[list[str], bool]:
     """Lines on the swap in progress (none without one) and whether it is CRITICAL (a wrong
     pull, another member down). Reads the swap file, writes nothing."""
     try:
-        swap = SwapStore(swap_dir(session, args)).load()
+        swap = SwapStore(swap_dir(session)).load()
     except OSError:
         return ["swap: the swap file cannot be read: `nastui swap` says why"], False
     if swap is None or not swap.active:
