@@ -27,9 +27,7 @@ from typing import TextIO
 from nastui import exits
 from nastui.cli.command import poll_once, write_json
 from nastui.control.swapstore import StateError
-from nastui.core.swapnames import Stage
-from nastui.core.swapstate import Swap, SwapPhase
-from nastui.daemon import swapflow
+from nastui.daemon import swapflow, swapsteps
 from nastui.daemon.swapview import log_text, plan_data, plan_text, swap_data, swap_text
 from nastui.sim.swapsim import VARIANTS, Hand
 
@@ -83,111 +81,55 @@ async def _plan(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int
     return exits.CRITICAL if plan.refusal else exits.OK
 
 
+def _report(outcome: swapsteps.Outcome, out: TextIO) -> int:
+    """Print what an action ran and what went wrong; the exit code for it."""
+    for line in outcome.ran:
+        out.write(line + "\n")
+    for line in outcome.notes:
+        out.write(line + "\n")
+    if outcome.error is None:
+        return exits.OK
+    print(f"nastui: {outcome.error}", file=sys.stderr)
+    return _CODES[outcome.trouble or swapsteps.Trouble.USAGE]
+
+
+_CODES = {
+    swapsteps.Trouble.USAGE: exits.EX_USAGE,
+    swapsteps.Trouble.REFUSED: exits.CRITICAL,
+    swapsteps.Trouble.FAILED: exits.EX_UNAVAILABLE,
+}
+
+
 async def _start(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
-    current = box.store.load()
-    if current is not None and current.active:
-        print(
-            f"nastui: a swap is in progress ({current.old.label}, {current.phase.value}): "
-            "`nastui swap` follows it, `nastui swap abort` ends it",
-            file=sys.stderr,
-        )
-        return exits.EX_USAGE
     way = True if args.in_place else False if args.pull_first else None
-    plan = box.plan(args.target, in_place=way)
-    if plan.drive is None or plan.refusal:
-        print(f"nastui: refused: {plan.refusal}", file=sys.stderr)
-        return exits.EX_USAGE if plan.drive is None else exits.CRITICAL
-    swap = swapflow.new_swap(box, plan)
-    ran = await swapflow.execute(box, swap, tuple(o for o in swap.ops if o.stage is Stage.PREPARE))
-    for step in ran:
-        out.write(f"{' '.join(step.argv)}: {step.line}\n")
-        swap = swap.note(box.now, f"{' '.join(step.argv)}: {step.line}")
-    if ran and not ran[-1].ok:
-        box.store.save(swap)
-        print(
-            "nastui: preparing failed: fix it, then `swap abort` and start again", file=sys.stderr
-        )
-        return exits.EX_UNAVAILABLE
-    if not swap.in_place:
-        swap = swap.note(box.now, await swapflow.locate(box, swap, True))
-    swap = await swapflow.follow(box, swap.to(SwapPhase.PREPARED, box.now, "prepared"))
-    box.store.save(swap)
-    out.write(swap_text(swap))
-    return exits.OK
+    outcome = await swapsteps.start(box, args.target, way)
+    code = _report(outcome, out)
+    if code == exits.OK and outcome.swap is not None:
+        out.write(swap_text(outcome.swap))
+    return code
 
 
 async def _status(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
-    swap = box.store.load()
-    if swap is None:
-        if getattr(args, "json", False):
-            write_json(swap_data(None), out)
-        else:
-            out.write("no swap in progress (`nastui swap plan TARGET` to begin)\n")
-        return exits.OK
-    swap = await swapflow.follow(box, swap)
-    box.store.save(swap)
+    swap = await swapsteps.refresh(box)
     if getattr(args, "json", False):
         write_json(swap_data(swap), out)
+    elif swap is None:
+        out.write("no swap in progress (`nastui swap plan TARGET` to begin)\n")
     else:
         out.write(swap_text(swap))
-    if swap.phase is SwapPhase.DONE:
-        box.store.finish(swap)
-    return exits.CRITICAL if swap.wrong_pulls or swap.failures else exits.OK
+    return exits.CRITICAL if swap is not None and (swap.wrong_pulls or swap.failures) else exits.OK
 
 
 async def _replace(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
-    swap = box.store.load()
-    if swap is None:
-        print("nastui: no swap in progress", file=sys.stderr)
-        return exits.EX_USAGE
-    swap = await swapflow.follow(box, swap)
-    box.store.save(swap)
-    why = _not_ready(swap, args.confirm)
-    if why is not None:
-        print(f"nastui: {why}", file=sys.stderr)
-        return exits.CRITICAL if swap.wrong_pulls else exits.EX_USAGE
-    assert swap.new is not None
-    ran = await swapflow.execute(box, swap, swapflow.replace_ops(swap), swap.new.key)
-    for step in ran:
-        out.write(f"{' '.join(step.argv)}: {step.line}\n")
-        swap = swap.note(box.now, f"{' '.join(step.argv)}: {step.line}")
-    if not ran or not ran[-1].ok:
-        box.store.save(swap)
-        print("nastui: the replace did not start: see the line above", file=sys.stderr)
-        return exits.EX_UNAVAILABLE
-    swap = dataclasses.replace(swap, replaced_at=box.now)
-    box.store.save(swap.to(SwapPhase.REPLACING, box.now, "replace started"))
-    out.write("replace started: `nastui swap` follows the rebuild\n")
-    return exits.OK
-
-
-def _not_ready(swap: Swap, confirm: str) -> str | None:
-    if swap.wrong_pulls:
-        return f"a wrong drive is out ({', '.join(swap.wrong_pulls)}): put it back first"
-    if swap.phase is not SwapPhase.INSERTED or swap.new is None:
-        return f"the swap is {swap.phase.value}: no new drive to replace onto yet"
-    if confirm != swap.new.serial:
-        return f"--confirm {confirm} is not the new drive's serial ({swap.new.label})"
-    if swap.blocked:
-        return "the new drive cannot be used: " + "; ".join(
-            f.removeprefix("!") for f in swap.findings if f.startswith("!")
-        )
-    return None
+    outcome = await swapsteps.replace(box, args.confirm)
+    code = _report(outcome, out)
+    if code == exits.OK:
+        out.write("replace started: `nastui swap` follows the rebuild\n")
+    return code
 
 
 async def _abort(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
-    swap = box.store.load()
-    if swap is None or not swap.active:
-        out.write("no swap in progress\n")
-        return exits.OK
-    note = await swapflow.locate(box, swap, False)
-    running = swap.phase in (SwapPhase.REPLACING, SwapPhase.REBUILDING)
-    swap = swap.to(SwapPhase.ABORTED, box.now, "aborted; " + note)
-    box.store.finish(swap)
-    out.write(f"swap aborted: {note}\n")
-    if running:
-        out.write("the rebuild goes on in the pool: `nastui pools` shows it\n")
-    return exits.OK
+    return _report(await swapsteps.abort(box), out)
 
 
 async def _log(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
