@@ -114,7 +114,8 @@ def open_session(source: Source, env: Mapping[str, str]) -> Session:
     config = load_for(source, env)
     if source.demo:
         scenario = source.scenario or DEFAULT_SCENARIO
-        hands = load_hands(demo_dir(state_dir(env, os.geteuid()), scenario, source.seed))
+        hands_dir = demo_dir(state_dir(env, os.geteuid()), scenario, source.seed)
+        hands = load_hands(hands_dir)
         start = SIM_EPOCH + hands.offset_s
         clock: Clock = FollowingClock(start) if source.live else FakeClock(start)
         sim = SimBackend(
@@ -123,7 +124,7 @@ def open_session(source: Source, env: Mapping[str, str]) -> Session:
             clock=clock,
             host=config.hostname,
         )
-        sim.hands = hands
+        sim.hands, sim.hands_dir = hands, hands_dir
         session = Session(
             config, sim, clock, SimLocator(sim), fleet=_fleet(source, config, clock, sim)
         )

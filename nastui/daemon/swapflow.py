@@ -30,7 +30,13 @@ from nastui.daemon.swapstatus import swap_dir
 from nastui.model import HostSnapshot, LocateResult
 from nastui.session import Session
 from nastui.sim import SimBackend
-from nastui.sim.swapsim import HANDS_FILE, Hand, encode_hands, hands_for, sectors_of
+from nastui.sim.swapsim import (
+    HANDS_FILE,
+    Hand,
+    encode_hands,
+    hands_for,
+    sectors_of,
+)
 
 
 @dataclass
@@ -80,7 +86,8 @@ class Box:
 
 
 def open_box(session: Session, snapshot: HostSnapshot, root: Path | None = None) -> Box:
-    """The box for this session and snapshot (`root`: the tree `--root` names)."""
+    """The box for this session and snapshot (`root`: the tree `--root` names). On the demo
+    the simulator reads its hands at every snapshot (`SimBackend.hands_dir`)."""
     return Box(session, snapshot, SwapStore(swap_dir(session)), root or Path("/"))
 
 
