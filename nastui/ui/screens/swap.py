@@ -8,6 +8,7 @@ CRITICAL line naming the bay to put back. The work runs in a worker, never on th
 
 from __future__ import annotations
 
+import textwrap
 from pathlib import Path
 from typing import ClassVar
 
@@ -27,6 +28,18 @@ from nastui.model import HostSnapshot
 from nastui.ui.screens.base import NasScreen
 from nastui.ui.screens.confirm import ConfirmScreen
 from nastui.ui.widgets.textpanel import TextPanel
+
+
+def wrapped(text: str, width: int) -> Text:
+    """The lines folded to `width`, continuations indented under their line."""
+    out: list[str] = []
+    for line in text.splitlines():
+        indent = " " * (len(line) - len(line.lstrip()) + 2)
+        out += textwrap.wrap(line, max(20, width), subsequent_indent=indent) or [""]
+    text_out = Text("\n".join(out))
+    for word in ("CRITICAL", "REFUSED", "BLOCKS"):
+        text_out.highlight_words([word], style="bold red")
+    return text_out
 
 
 class SwapScreen(NasScreen):
@@ -73,15 +86,15 @@ class SwapScreen(NasScreen):
         try:
             self.swap = await swapsteps.refresh(box)
         except StateError as exc:
-            self._text(Text(str(exc)))
+            self._text(str(exc))
             return
         if self.swap is not None and self.swap.active:
-            self._text(Text(swap_text(self.swap)))
+            self._text(swap_text(self.swap))
         else:
-            self._text(Text(plan_text(box.plan(str(self.bay)))))
+            self._text(plan_text(box.plan(str(self.bay))))
 
-    def _text(self, text: Text) -> None:
-        self.query_one("#swap-text", TextPanel).show(lambda w: text)
+    def _text(self, text: str) -> None:
+        self.query_one("#swap-text", TextPanel).show(lambda w: wrapped(text, w))
 
     def action_back(self) -> None:
         """Hide the serial box, or leave the screen."""
