@@ -182,7 +182,12 @@ def _map(node: Vdev, fn: Callable[[Vdev], Vdev | None]) -> Vdev:
         return fn(node) or node
     children = tuple(_map(c, fn) for c in node.children)
     bad = any(c.state not in (PoolState.ONLINE, PoolState.AVAIL, PoolState.INUSE) for c in children)
-    busy = any("resilvering" in (v.note or "") for c in children for _, v in c.walk())
+    busy = any(
+        word in (v.note or "")
+        for c in children
+        for _, v in c.walk()
+        for word in ("resilvering", "recovering", "replace target")
+    )
     state = PoolState.DEGRADED if bad or busy else node.state
     if node.kind in ("spares", "spare"):
         state = node.state

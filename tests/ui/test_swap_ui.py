@@ -6,6 +6,7 @@ as CRITICAL, the new drive's serial typed to replace, the rebuild followed with 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -103,3 +104,22 @@ async def test_drive_detail_w_then_a_whole_swap_with_a_wrong_pull() -> None:
         snapshot = app.snapshot
         assert snapshot is not None
         assert rebuilding_drives(snapshot) == {serial}
+
+
+def test_swap_plan_snapshot(snap_compare: Callable[..., bool]) -> None:
+    """The swap screen for bay 10 of the failing-drive demo at 80x24: title "swap", the drive
+    (sdp HGST HUS724040ALA640), pool storage raidz3-0 with 2 more it can lose, no free bay so
+    pull first, the rebuild estimate (about 7h10m), what the new drive must be (3.6 TiB,
+    512/4096 B sectors, not SMR), the zpool offline and zpool replace commands by by-id name
+    folded to the width, and the key bar "s start  r replace  a abort  Esc back"."""
+
+    async def open_swap(pilot: object) -> None:
+        from textual.pilot import Pilot
+
+        assert isinstance(pilot, Pilot)
+        await pilot.pause()
+        await pilot.press("down", "down", "right", "right", "w")
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+    assert snap_compare(app_on(), run_before=open_swap, terminal_size=SIZE)

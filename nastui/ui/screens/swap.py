@@ -35,7 +35,9 @@ def wrapped(text: str, width: int) -> Text:
     out: list[str] = []
     for line in text.splitlines():
         indent = " " * (len(line) - len(line.lstrip()) + 2)
-        out += textwrap.wrap(line, max(20, width), subsequent_indent=indent) or [""]
+        out += textwrap.wrap(
+            line, max(20, width), subsequent_indent=indent, break_on_hyphens=False
+        ) or [""]
     text_out = Text("\n".join(out))
     for word in ("CRITICAL", "REFUSED", "BLOCKS"):
         text_out.highlight_words([word], style="bold red")
