@@ -5,6 +5,8 @@ as CRITICAL, the new drive's serial typed to replace, the rebuild followed with 
 
 from __future__ import annotations
 
+import asyncio
+import io
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -123,3 +125,20 @@ def test_swap_plan_snapshot(snap_compare: Callable[..., bool]) -> None:
         await pilot.pause()
 
     assert snap_compare(app_on(), run_before=open_swap, terminal_size=SIZE)
+
+
+async def test_the_interface_picks_up_a_swap_on_start(state: Path) -> None:
+    """A swap started from the command line shows when the interface starts, and a wrong
+    pull is a CRITICAL notification whatever screen is up."""
+    from nastui.cli.args import parse_args
+    from nastui.cli.main import run_headless
+
+    args = parse_args(["--scenario", "failing-drive", "swap", "start", "10"])
+    await asyncio.to_thread(run_headless, args, io.StringIO())
+    hands(Hand("offline", 0.0), Hand("pull", 0.0, 11))
+    app = app_on()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        shown = [n.message for n in app._notifications]
+        assert any("CRITICAL WRONG DRIVE PULLED: bay 11" in m for m in shown)
+        assert any(m.startswith("swap in progress: bay 10") for m in shown)
