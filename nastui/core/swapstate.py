@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from nastui.core.swapnames import Op
-from nastui.model import Drive, HostSnapshot, Pool, PoolState, ScanKind, ScanState
+from nastui.model import Drive, HostSnapshot, Pool, PoolState, ScanKind, ScanState, Vdev
 
 _REBUILDS = (ScanKind.RESILVER, ScanKind.RECOVERY, ScanKind.RESYNC, ScanKind.REPLACE)
 
@@ -182,12 +182,23 @@ def failures(swap: Swap, snapshot: HostSnapshot) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _anonymous(leaf: Vdev) -> bool:
+    """A gone member the tool cannot name (md "slot 2", "missing device"; btrfs "devid 3")."""
+    return leaf.drive is None and leaf.name.startswith(("slot ", "missing device", "devid "))
+
+
 def _down(pool: Pool, swap: Swap, replaced: set[str], bays: dict[str, int | None]) -> list[str]:
+    leaves = [v for _, v in pool.root.walk() if not v.children]
+    # the replaced member, once out of an md array or btrfs, is one of the anonymous holes
+    spare = 0 if any(v.name in replaced for v in leaves) else 1
     out = []
-    for _, leaf in pool.root.walk():
-        if leaf.children or leaf.state not in _GONE or leaf.name in replaced:
+    for leaf in leaves:
+        if leaf.state not in _GONE or leaf.name in replaced:
             continue
         if leaf.drive is not None and leaf.drive == swap.old.key:
+            continue
+        if spare and _anonymous(leaf):
+            spare -= 1
             continue
         bay = bays.get(leaf.drive or "")
         where = f" (bay {bay})" if bay is not None else ""
