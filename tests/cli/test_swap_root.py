@@ -35,7 +35,7 @@ def disk(dev: str, n: int) -> FakeDisk:
         parent=SATA_PARENT.format(n=n),
         model=MODEL,
         vpd_serial=serial,
-        by_id=(f"ata-{MODEL.replace(' ', '_')}_{serial}",),
+        by_id=[f"ata-{MODEL.replace(' ', '_')}_{serial}"],
         partitions=1,
     )
 
