@@ -141,7 +141,7 @@ def _new_drive(template: Drive, hand: Hand, count: int, old: Drive | None) -> Dr
         dataclasses.replace(a, raw=_fresh_raw(a.id, a.raw, hours, hand.variant))
         for a in template.attributes
     )
-    dev = f"sd{chr(ord('y') + count % 2)}{'' if count < 2 else chr(ord('a') + count)}"
+    dev = f"sdz{chr(ord('a') + count % 26)}"  # past any scenario's own names (sddx at most)
     by_id = f"ata-{(model or 'SIM').replace(' ', '_')}_{serial}"
     used = hand.variant == "used"
     return dataclasses.replace(
