@@ -23,7 +23,7 @@ from nastui.control.swapargv import Ran, argv_for, run_ops
 from nastui.control.swapstore import SwapStore
 from nastui.core.swapcheck import check_new_drive
 from nastui.core.swapcodec import failed_serials
-from nastui.core.swapnames import Op, Stage, stable_disk
+from nastui.core.swapnames import Op, OpKind, Stage, stable_disk
 from nastui.core.swapplan import Needs, Sectors, SwapPlan, make_plan
 from nastui.core.swapstate import DriveRef, Swap, SwapPhase, advance
 from nastui.daemon.swapstatus import swap_dir
@@ -213,9 +213,28 @@ def rebind_bay(box: Box, swap: Swap) -> str:
     return f"configuration: bay {swap.old.bay} now bound to serial {new} ({path})"
 
 
-def replace_ops(swap: Swap) -> tuple[Op, ...]:
-    """The replace-stage writes with the new drive's stable path filled in."""
+def replace_ops(swap: Swap, snapshot: HostSnapshot | None = None) -> tuple[Op, ...]:
+    """The replace-stage writes with the new drive's stable path filled in. A btrfs device
+    pulled first is named by the devid btrfs now reports missing (its path is gone)."""
     path = swap.new.path if swap.new else None
     if not path:
         return ()
-    return tuple(op.with_new(path) for op in swap.ops if op.stage is Stage.REPLACE)
+    ops = [op.with_new(path) for op in swap.ops if op.stage is Stage.REPLACE]
+    devid = _missing_devid(swap, snapshot) if snapshot is not None else None
+    return tuple(
+        dataclasses.replace(op, old=devid) if op.kind is OpKind.BTRFS_REPLACE and devid else op
+        for op in ops
+    )
+
+
+def _missing_devid(swap: Swap, snapshot: HostSnapshot) -> str | None:
+    """The one devid btrfs reports missing in the swap's pool, once the old drive is out."""
+    if swap.pool_kind != "btrfs" or swap.in_place or snapshot.drive(swap.old.key) is not None:
+        return None
+    pool = next((p for p in snapshot.pools if p.name == swap.pool), None)
+    ids = [
+        v.name.removeprefix("devid ")
+        for _, v in (pool.root.walk() if pool else ())
+        if v.name.startswith("devid ") and v.drive is None
+    ]
+    return ids[0] if len(ids) == 1 else None

@@ -117,7 +117,7 @@ async def replace(box: Box, serial: str) -> Outcome:
         return Outcome(swap, error=why[0], trouble=why[1])
     assert swap.new is not None
     out = Outcome(swap)
-    ran = await execute(box, swap, replace_ops(swap), swap.new.key)
+    ran = await execute(box, swap, replace_ops(swap, box.snapshot), swap.new.key)
     for step in ran:
         line = f"{' '.join(step.argv)}: {step.line}"
         out.ran.append(line)

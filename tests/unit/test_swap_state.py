@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import dataclasses
 
+from nastui.control.swapargv import argv_for
 from nastui.core.swapcheck import blocking, check_new_drive
 from nastui.core.swapcodec import decode_swap, encode_swap, failed_serials, log_record
+from nastui.core.swapnames import NEW, Op, OpKind, Stage
 from nastui.core.swapplan import Needs, Sectors, make_plan
 from nastui.core.swapstate import DriveRef, Swap, SwapPhase, advance
+from nastui.daemon.swapflow import replace_ops
 from nastui.model import (
     HostSnapshot,
+    Pool,
+    PoolKind,
     PoolState,
     ScanKind,
     ScanProgress,
@@ -160,3 +165,38 @@ def test_check_flags_use_history_size_sectors_smr_and_smart() -> None:
     assert "3 pending sector(s): not a healthy drive" in texts
     assert "30,000 power-on hours: a used drive, not a new one" in texts
     assert len(blocking(found)) == 7  # all but the hours
+
+
+def test_a_btrfs_device_pulled_first_is_replaced_by_its_missing_devid() -> None:
+    old, new, kept = drive_for("loop1"), drive_for("loop3"), drive_for("loop0")
+    leaves = (
+        Vdev("loop0", "disk", PoolState.ONLINE, drive=kept.key),
+        Vdev("devid 2", "disk", PoolState.UNAVAIL, note="missing"),
+    )
+    group = Vdev("raid1", "raid1", PoolState.DEGRADED, children=leaves)
+    pool = Pool(
+        "fs",
+        PoolKind.BTRFS,
+        PoolState.DEGRADED,
+        Vdev("fs", "root", PoolState.DEGRADED, children=(group,)),
+        mountpoint="/mnt",
+    )
+    snap = snapshot([pool], [kept, new])
+    op = Op(OpKind.BTRFS_REPLACE, Stage.REPLACE, "/mnt", "/dev/loop1", NEW, force=True)
+    swap = Swap(
+        host="t",
+        phase=SwapPhase.INSERTED,
+        in_place=False,
+        old=DriveRef.of(old, 1, "/dev/loop1"),
+        pool="fs",
+        pool_kind="btrfs",
+        group="raid1",
+        member="loop1",
+        ops=(op,),
+        members=(("fs", "/mnt", "loop1"),),
+        present=(),
+        started_at=0.0,
+        new=DriveRef.of(new, 1, "/dev/loop3"),
+    )
+    [ready] = replace_ops(swap, snap)
+    assert argv_for(ready) == ("btrfs", "replace", "start", "-r", "2", "/dev/loop3", "/mnt")
