@@ -21,6 +21,7 @@ from nastui.control.locate_ladder import LadderLocator
 from nastui.control.statefile import write_atomic
 from nastui.control.swapargv import Ran, argv_for, run_ops
 from nastui.control.swapstore import SwapStore
+from nastui.core.statefiles import BLINK
 from nastui.core.swapcheck import check_new_drive
 from nastui.core.swapcodec import failed_serials
 from nastui.core.swapnames import Op, OpKind, Stage, stable_disk
@@ -95,7 +96,17 @@ async def _locate(box: Box, swap: Swap, on: bool) -> LocateResult | None:
     locator = box.session.locator
     drive = box.snapshot.drive(swap.old.key)
     if isinstance(locator, LadderLocator) and drive is not None:
-        return await locator.locate_drive(drive, swap.old.bay, on)
+        result = await locator.locate_drive(drive, swap.old.bay, on)
+        if on and result.ok and result.method == BLINK:
+            locator.blinker.stop()
+            locator.forget(drive.key)
+            where = swap.old.bay if swap.old.bay is not None else drive.dev
+            return dataclasses.replace(
+                result,
+                message=f"no locate LED answers for {drive.dev}: `nastui locate {where}` "
+                "blinks its activity light while it runs",
+            )
+        return result
     if swap.old.bay is not None:
         return await locator.locate(swap.old.bay, on)
     return None

@@ -87,6 +87,8 @@ def test_md_raid1_pull_first_on_the_real_collectors(
     assert code == exits.OK, capsys.readouterr().err
     assert tools.calls == [f"mdadm /dev/md0 --fail {old}", f"mdadm /dev/md0 --remove {old}"]
     assert "swap prepared: bay 0" in text
+    # no LED here: the activity blink would die with the command, so it says how to get one
+    assert "no locate LED answers for sda: `nastui locate 0` blinks" in text
     # the drive leaves sysfs: the swap sees the pull
     pull(root, "sda")
     md_tree(root, DEGRADED)
