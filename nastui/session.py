@@ -29,9 +29,10 @@ from nastui.core.store import SnapshotStore
 from nastui.history.db import HISTORY_FILE, History, HistoryError
 from nastui.model import UNASSESSED, Acknowledgement, HostSnapshot
 from nastui.sim import DEFAULT_SCENARIO, SimBackend, UnknownScenario
-from nastui.sim.clock import FakeClock, FollowingClock
+from nastui.sim.clock import SIM_EPOCH, FakeClock, FollowingClock
 from nastui.sim.history import demo_history
 from nastui.sim.locate import SimLocator
+from nastui.sim.swapsim import demo_dir, load_hands
 
 HISTORY_SEED_S = 86400.0
 
@@ -156,13 +157,18 @@ def open_session(source: Source, env: Mapping[str, str]) -> Session:
     """Open a source. Raises `ConfigError` or `nastui.sim.UnknownScenario`."""
     config = load_for(source, env)
     if source.demo:
-        clock: Clock = FollowingClock() if source.live else FakeClock()
+        scenario = source.scenario or DEFAULT_SCENARIO
+        hands_dir = demo_dir(state_dir(env, os.geteuid()), scenario, source.seed)
+        hands = load_hands(hands_dir)
+        start = SIM_EPOCH + hands.offset_s
+        clock: Clock = FollowingClock(start) if source.live else FakeClock(start)
         sim = SimBackend(
             source.scenario or DEFAULT_SCENARIO,
             seed=source.seed,
             clock=clock,
             host=config.hostname,
         )
+        sim.hands, sim.hands_dir = hands, hands_dir
         session = Session(
             config,
             sim,

@@ -20,6 +20,7 @@ from nastui.cli.statusview import FullIn, render_status, status_data
 from nastui.core import perfdata
 from nastui.core.assess import overall
 from nastui.core.capacity import WINDOW_S, metric, time_to_full
+from nastui.daemon.swapstatus import status_view
 from nastui.history.db import HistoryError
 from nastui.model import HostSnapshot
 from nastui.session import Session, Source, history_for, open_or_explain
@@ -71,9 +72,25 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     snapshot = asyncio.run(session.poll())
     limits = session.config.thresholds
     filling = full_in(session, snapshot, bool(args.demo))
+    swap_lines, swap_critical = status_view(session, snapshot)
     if args.json:
-        write_json(status_data(snapshot, limits, filling), out)
+        write_json({**status_data(snapshot, limits, filling), "swap": swap_lines}, out)
     else:
         glyphs = glyphs_of(args, session)
-        out.write(render_status(snapshot, glyphs, limits, verbose=args.verbose, full_in=filling))
-    return int(overall(snapshot))
+        text = render_status(snapshot, glyphs, limits, verbose=args.verbose, full_in=filling)
+        out.write(with_swap(text, swap_lines, critical=swap_critical))
+    return max(int(overall(snapshot)), exits.CRITICAL if swap_critical else exits.OK)
+
+
+def with_swap(text: str, lines: list[str], *, critical: bool) -> str:
+    """The summary with the swap's lines under its first line; a CRITICAL swap (a wrong
+    pull) also leads the plugin line, whose perfdata stays where it was."""
+    if not lines:
+        return text
+    first, _, rest = text.partition("\n")
+    if critical:
+        head, sep, perf = first.partition(" | ")
+        _, _, summary = head.partition(" - ")
+        lead = perfdata.text(lines[0].removeprefix("CRITICAL "))
+        first = f"NASTUI CRITICAL - {lead}; {summary}{sep}{perf}"
+    return first + "\n" + "".join(f"{perfdata.text(line)}\n" for line in lines) + rest

@@ -8,6 +8,7 @@ the core to fill in. The snapshot at a given clock time depends only on (scenari
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 from nastui.config.presets import PRESETS
 from nastui.core.clock import Clock
@@ -33,6 +34,7 @@ from nastui.sim.engine import Engine, SimState
 from nastui.sim.grid import rng_for
 from nastui.sim.pools import ScrubOverride, build_pools, scrub_action
 from nastui.sim.scenarios import DEFAULT_SCENARIO, Scenario, get_scenario
+from nastui.sim.swapsim import Hands, apply_hands, load_hands
 from nastui.sim.thermal import fan_reading, sensor_reading
 
 
@@ -67,11 +69,21 @@ class SimBackend:
         self._chassis = build_chassis(PRESETS[self._plan.preset])
         self._leds = {bay.number: LedState.OFF for bay in self._chassis.bays}
         self._scrubs: dict[str, ScrubOverride] = {}
+        self.hands = Hands()
+        """What the operator did to the box (`nastui.sim.swapsim`): pulls, inserts, swaps."""
+        self.hands_dir: Path | None = None
+        """Where the demo keeps them: read again at every snapshot when set, so a
+        `nastui --demo swap sim ...` in another terminal shows in a running interface."""
 
     @property
     def host(self) -> str:
         """The host name snapshots are published under."""
         return self._host
+
+    @property
+    def seed(self) -> int:
+        """The seed the run was made with."""
+        return self._seed
 
     @property
     def scenario(self) -> Scenario:
@@ -100,10 +112,12 @@ class SimBackend:
 
     def snapshot(self) -> HostSnapshot:
         """Everything the collectors would report at `clock.now()`."""
+        if self.hands_dir is not None:
+            self.hands = load_hands(self.hands_dir)
         t = self._clock.now()
         state = self._engine.state_at(t)
         drives = self._drives(state, t)
-        return HostSnapshot(
+        snapshot = HostSnapshot(
             host=self._host,
             taken_at=t,
             chassis=self._chassis,
@@ -114,6 +128,7 @@ class SimBackend:
             sensors=self._sensors(t),
             source=f"sim:{self._scenario.name}",
         )
+        return apply_hands(snapshot, self.hands) if self.hands.done else snapshot
 
     async def collect(self) -> HostSnapshot:
         """The `Backend` protocol's collect: the same as `snapshot`."""

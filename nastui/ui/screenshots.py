@@ -71,6 +71,13 @@ SHOTS = (
         ("down", "down", "right", "right", "enter"),
         caption="Drive detail: verdict, reasons, SMART attributes",
     ),
+    Shot(
+        "swap-plan",
+        "failing-drive",
+        ("down", "down", "right", "right", "w"),
+        (100, 30),
+        caption="Swap: the plan for bay 10's drive, redundancy left and the exact commands",
+    ),
     Shot("mixed", "mixed", (), (100, 30), caption="HDD, SSD and NVMe; zfs, mdraid and btrfs"),
     Shot(
         "fleet",

@@ -72,8 +72,8 @@ def test_drive_detail(snap_compare: Compare, size: tuple[int, int], ascii_only: 
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("ascii_only", GLYPHS)
 def test_help(snap_compare: Compare, size: tuple[int, int], ascii_only: bool) -> None:
-    """Help: the key map (screens, movement, Enter, v, L/i locate, / filter) and the meaning
-    of every bay mark."""
+    """Help: the key map (screens, movement, Enter, v, L/i locate, / filter, w swap) and the
+    meaning of every bay mark (R rebuilding among them)."""
     app = demo_app(ascii_only=ascii_only)
     assert snap_compare(app, press=["question_mark"], terminal_size=size)
 

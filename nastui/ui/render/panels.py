@@ -122,6 +122,7 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("a", "drive detail: acknowledge its findings (warns again if they grow)"),
     ("/", "filter bays by serial, model or device; Esc clears"),
     ("s z x", "pools: start, pause, stop the chosen pool's scrub (asks first)"),
+    ("w", "swap the bay's drive: plan, start, replace, follow"),
     ("Tab", "pools: choose the next pool"),
     ("Esc", "back"),
 )
@@ -136,7 +137,7 @@ def help_text(glyphs: Glyphs) -> Text:
         text.append(f"{what}\n")
     text.append("\nBay marks (colour is never the only signal)\n", style=LABEL)
     text.append("  + OK   ! warning   X critical   z standby   . empty   # missing   ? unknown\n")
-    text.append("  [bay] selected    * locate LED on    ~ stale temperature\n")
+    text.append("  [bay] selected    * locate LED on    ~ stale temperature    R rebuilding\n")
     text.append(
         "\nOn a serial console (TERM=vt100, vt220, linux) or without a UTF-8 locale nastui draws\n"
         "in plain ASCII; --ascii forces it, --colors none|16|256|truecolor sets colour.",

@@ -26,6 +26,7 @@ from nastui.ui.render.drive import (
 )
 from nastui.ui.render.trend import NO_HISTORY, drive_trend_text
 from nastui.ui.screens.base import NasScreen
+from nastui.ui.screens.swap import SwapScreen
 from nastui.ui.widgets.textpanel import TextPanel
 
 SECTIONS = ("identity", "state", "trend", "counters", "attributes", "selftests")
@@ -36,11 +37,12 @@ class DriveScreen(NasScreen):
     """Detail of the drive in one bay."""
 
     SCREEN_NAME = "drive"
-    KEYS = "Esc back  l locate  a ack  up/dn scroll"
+    KEYS = "Esc back  l locate  a ack  w swap  up/dn scroll"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,backspace", "app.pop_screen", "back"),
         Binding("l,L,i", "locate", "locate LED"),
         Binding("a", "acknowledge", "acknowledge findings"),
+        Binding("w", "swap", "swap the drive"),
     ]
 
     def __init__(self, bay: int) -> None:
@@ -61,6 +63,10 @@ class DriveScreen(NasScreen):
     async def action_locate(self) -> None:
         """Toggle this bay's locate LED."""
         await self.nas.toggle_locate(self.bay)
+
+    def action_swap(self) -> None:
+        """Open the swap screen for this bay."""
+        self.app.push_screen(SwapScreen(self.bay))
 
     def action_acknowledge(self) -> None:
         """Make the drive's current findings its new baseline (`nastui smart ack`)."""

@@ -14,6 +14,7 @@ from nastui.model import HostSnapshot
 from nastui.ui.cells import selected_summary
 from nastui.ui.screens.base import NasScreen
 from nastui.ui.screens.drive import DriveScreen
+from nastui.ui.screens.swap import SwapScreen
 from nastui.ui.widgets.baygrid import BayGrid
 from nastui.ui.widgets.textpanel import TextPanel
 
@@ -23,6 +24,7 @@ class GridScreen(NasScreen):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "start_filter", "filter"),
+        Binding("w", "swap", "swap the selected bay's drive"),
         Binding("escape", "clear_filter", "clear filter", show=False),
     ]
     GRID_PANEL = "#grid-panel"
@@ -71,6 +73,12 @@ class GridScreen(NasScreen):
 
     async def on_bay_grid_locate_toggled(self, message: BayGrid.LocateToggled) -> None:
         await self.nas.toggle_locate(message.bay)
+
+    def action_swap(self) -> None:
+        """Open the swap screen for the selected bay."""
+        slot = self.grid.selected_slot()
+        if slot is not None:
+            self.app.push_screen(SwapScreen(slot.bay))
 
     # ---------------------------------------------------------------- filter
     def action_start_filter(self) -> None:
