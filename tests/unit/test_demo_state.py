@@ -93,3 +93,36 @@ def test_the_offset_moves_timestamps_not_the_simulated_state() -> None:
     assert scan is not None and scan.started_at is not None and scan.started_at > WALL - 86400
     assert dataclasses.replace(moved, taken_at=plain.taken_at).drives != plain.drives
     assert shift_snapshot(plain, 0.0) is plain
+
+
+def test_a_demo_session_with_a_state_directory_runs_on_the_wall_clock(tmp_path: Path) -> None:
+    import asyncio
+    import time
+
+    from nastui.session import Source, open_session
+
+    env = {"NASTUI_STATE_DIR": str(tmp_path)}
+    before = time.time()
+    session = open_session(Source(demo=True, live=True, history=True, fleet=True), env)
+    snapshot = asyncio.run(session.poll())
+    assert before - 1 <= snapshot.taken_at <= time.time() + 1
+    assert session.history is not None
+    host = session.backend.host
+    temps = [m for m in session.history.metrics(host) if m.startswith("temp")]
+    samples = session.history.samples(host, temps[0], before - 2 * 86400)
+    assert samples and before - 86400 - 700 <= samples[0][0] and samples[-1][0] <= before
+    assert session.fleet is not None
+    polled = asyncio.run(session.fleet.poll())
+    assert all(
+        h.polled_at is not None and before - 120 <= h.polled_at <= before + 5 for h in polled
+    )
+    again = open_session(Source(demo=True), env)  # a later command: the same session's anchor
+    assert isinstance(again.backend, SimBackend) and isinstance(session.backend, SimBackend)
+    assert again.backend.offset == session.backend.offset
+
+
+def test_without_a_state_directory_the_demo_keeps_sim_time() -> None:
+    from nastui.session import Source, open_session
+
+    session = open_session(Source(demo=True), {})
+    assert session.clock.now() == SIM_EPOCH and session.state_dir is None
