@@ -237,7 +237,9 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
         return _fail(str(exc), exits.EX_USAGE)
     confirm = _confirm(args, settings, target)
     console = console_for(out, ascii_only=args.ascii, color=use_color(args, out))
-    live = LiveProgress(console, quiet=args.quiet or args.json or not out.isatty())
+    # With --json, stdout carries the JSON document only: the step lines go to stderr.
+    shown = console_for(sys.stderr, ascii_only=args.ascii, color=False) if args.json else console
+    live = LiveProgress(shown, quiet=args.quiet or args.json or not out.isatty())
     runner = BenchRunner(
         host,
         host_name="demo" if args.demo else platform.node(),

@@ -93,6 +93,17 @@ def test_compare_keeps_run_numbers_and_takes_a_failed_run(
     assert data["numbers"] == [1, 4]
 
 
+def test_run_json_is_only_json_on_stdout(nastui_cmd: list[str], tmp_path: Path) -> None:
+    done = bench(nastui_cmd, tmp_path, "run", "sweep", "--demo", "--json", "--no-save",
+                 "--ramp", "2", "--runtime", "3", "--iodepth", "1,32")  # fmt: skip
+    run = json.loads(done.stdout)["run"]
+    assert run["state"] == "complete" and "QD32 x1: " in done.stderr
+    phases = [(s["step"], s["phase"]) for s in run["samples"]]
+    assert phases[:3] == [(0, "ramp"), (0, "ramp"), (0, "run")]
+    qd1, qd32 = (s["read_iops"] for s in run["steps"])
+    assert 60 < qd1 < 100 and 150 < qd32 < 230  # a 7200 rpm disk: NCQ reorders, never overlaps
+
+
 def test_usage_errors_exit_64(nastui_cmd: list[str], tmp_path: Path) -> None:
     assert "neither a block device nor a directory" in (
         bench(nastui_cmd, tmp_path, "run", "cdm", "/dev/null", check=64).stderr
