@@ -197,7 +197,7 @@ def fio_chunks(model: DriveModel, step: FioStep, seed: int, label: str) -> Itera
     written = 0
     for phase, length in (("ramp", step.ramp_s), ("run", shown)):
         read, write, elapsed = _Dir(), _Dir(), 0.0
-        second = 0
+        second, owed_r, owed_w = 0, 0.0, 0.0  # fractions of an I/O carried to the next second
         while elapsed < length - 1e-9:
             secs = min(1.0, length - elapsed)
             factor = jitter(seed, f"{label}/{phase}", second)
@@ -205,8 +205,10 @@ def fio_chunks(model: DriveModel, step: FioStep, seed: int, label: str) -> Itera
                 factor *= write_slowdown(model, written)
                 if step.size is not None and step.capacity:
                     factor *= zone_factor(model, written / step.capacity)
-            r_ios = round(steady.read_iops * factor * secs)
-            w_ios = round(steady.write_iops * factor * secs)
+            owed_r += steady.read_iops * factor * secs
+            owed_w += steady.write_iops * factor * secs
+            r_ios, w_ios = math.floor(owed_r), math.floor(owed_w)
+            owed_r, owed_w = owed_r - r_ios, owed_w - w_ios
             lat = None if phase == "ramp" else steady.lat_mean_s * 1e9 / factor
             ms = round(secs * 1000)
             read.add(r_ios, step.load.block, lat if r_ios else None, steady.spread, ms)

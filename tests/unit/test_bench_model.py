@@ -169,3 +169,50 @@ def test_rates_obey_block_size_ceilings_and_littles_law(model: DriveModel, load:
     assert math.isclose(r.lat_mean_s * r.iops, load.depth * load.jobs)
     deeper = rates(model, dataclasses.replace(load, depth=load.depth * 2))
     assert deeper.iops >= r.iops * (1 - 1e-9)  # a deeper queue never does fewer IOPS
+
+
+FIO_OPTIONS = st.fixed_dictionaries(
+    {
+        "rw": st.sampled_from(["read", "randread", "write", "randwrite", "randrw", "rw"]),
+        "bs": st.sampled_from(["4k", "16k", "128k", "1M"]),
+        "iodepth": st.integers(1, 64).map(str),
+        "numjobs": st.integers(1, 4).map(str),
+        "rwmixread": st.integers(1, 99).map(str),
+        "runtime": st.integers(1, 4).map(str),
+        "ramp_time": st.integers(0, 2).map(str),
+        "time_based": st.just("1"),
+        "name": st.just("job"),
+    }
+)
+
+
+@given(MODELS, FIO_OPTIONS, st.integers(0, 3))
+def test_every_interval_of_a_fio_step_is_coherent(
+    model: DriveModel, options: dict[str, str], seed: int
+) -> None:
+    from nastui.bench.jobs import Step, Tool
+    from nastui.bench.readers import FioReader
+    from nastui.bench.simsteps import fio_chunks, fio_step
+
+    step = fio_step(options, None, cache_off=False)
+    job = Step(Tool.FIO, "x", tuple(options.items()))
+    reader = FioReader(0, job, t0=0.0, ramp=options["ramp_time"] != "0")
+    samples = []
+    for chunk in fio_chunks(model, step, seed, "x"):
+        for line in chunk.stdout:
+            samples += reader.stdout(line)
+    result = reader.finish(None)
+    block = parse_size(options["bs"])
+    read_only = options["rw"] in READ_ONLY
+    assert result.error is None and not reader.notes
+    assert len(samples) == int(options["runtime"]) + int(options["ramp_time"])
+    for sample in [*samples, result]:
+        assert math.isclose(sample.read_bps, sample.read_iops * block, rel_tol=1e-9)
+        assert math.isclose(sample.write_bps, sample.write_iops * block, rel_tol=1e-9)
+        if read_only:
+            assert sample.write_iops == 0
+        if options["rw"] in ("write", "randwrite"):
+            assert sample.read_iops == 0
+    assert result.seconds == float(options["runtime"])
+    assert result.lat_p50_ns is not None and result.lat_p99_ns is not None
+    assert result.lat_p50_ns <= result.lat_p99_ns
