@@ -19,7 +19,7 @@ from pathlib import Path
 from nastui.bench import store
 from nastui.bench.host import BenchHost
 from nastui.bench.replay import demo_target
-from nastui.bench.simhost import ModelHost
+from nastui.bench.simhost import ModelHost, directory_on
 from nastui.collectors.fio_host import LocalBenchHost
 from nastui.collectors.fio_target import inspect_target
 from nastui.model import BenchTarget, HostSnapshot, TargetKind
@@ -58,17 +58,33 @@ class BenchSource:
             path = f"/dev/disk/by-id/{by_id[0]}" if by_id else f"/dev/{drive.dev}"
             ident = drive.identity
             offered.append((path, f"{drive.dev} {ident.model or ''} {ident.serial or ''}".strip()))
+        return offered + (self._demo_directories(snapshot) if self.demo else [])
+
+    def _demo_directories(self, snapshot: HostSnapshot | None) -> list[tuple[str, str]]:
+        """A directory on one drive of each other model in the demo (an SSD, an NVMe drive),
+        named by the drive as `nastui bench run PROFILE DEV --demo` takes it."""
+        seen = {self.target.identity.model if self.target and self.target.identity else None}
+        offered = []
+        for drive in snapshot.drives if snapshot else ():
+            if drive.identity.model in seen:
+                continue
+            seen.add(drive.identity.model)
+            offered.append((drive.dev, f"a directory on {drive.dev} {drive.identity.model}"))
         return offered
 
 
 def demo_source(
     session: Session, latest: Callable[[], HostSnapshot | None], *, pace: float = 0.0
 ) -> BenchSource:
-    """Steps modelled on the demo's 7200 rpm disk (`nastui.bench.simhost`); the sim's drives
-    are pool members, so writing to one is refused as it would be on a real box."""
+    """Steps on a modelled drive (`nastui.bench.simhost`): a directory on the demo's 7200 rpm
+    disk, or on a demo drive named bare ("nvme0n1"); the sim's drives themselves are pool
+    members, so writing to one is refused as it would be on a real box."""
 
     async def inspect(path: str) -> BenchTarget:
         snapshot = latest()
+        for drive in snapshot.drives if snapshot else ():
+            if path == drive.dev:
+                return directory_on(demo_target("/tmp"), drive.identity, drive.dev)
         for drive in snapshot.drives if snapshot else ():
             if path.endswith(f"/{drive.dev}") or any(path.endswith(i) for i in drive.by_id):
                 member = snapshot.pool_of(drive.key) if snapshot else None
