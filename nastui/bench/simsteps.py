@@ -166,7 +166,8 @@ class FioStep:
 
 
 def fio_step(options: Mapping[str, str], capacity: int | None, cache_off: bool) -> FioStep:
-    """The step fio's options describe (`--time_based` with `--runtime`, else size-bound)."""
+    """The step fio's options describe (`--time_based` with `--runtime`, else size-bound: its
+    size, or the whole device of `capacity` bytes)."""
     runtime = options.get("runtime")
     timed = options.get("time_based") in ("", "1") and runtime is not None
     size = options.get("size")
@@ -175,9 +176,19 @@ def fio_step(options: Mapping[str, str], capacity: int | None, cache_off: bool) 
         load=workload(options, cache_off),
         runtime_s=float(runtime) if runtime else None,
         ramp_s=float(options.get("ramp_time", "0") or 0),
-        size=None if timed or not size or size.endswith("%") else parse_size(size),
+        size=None if timed else _size(size, capacity),
         capacity=capacity,
     )
+
+
+def _size(size: str | None, capacity: int | None) -> int | None:
+    """Bytes a size-bound job moves: its `size` (a share of the device for "N%"), else the
+    whole device, as fio does."""
+    if size and size.endswith("%") and capacity:
+        return capacity * int(size[:-1] or 100) // 100 if size[:-1].isdigit() else capacity
+    if size and not size.endswith("%"):
+        return parse_size(size)
+    return capacity
 
 
 def _seconds(model: DriveModel, step: FioStep, steady: Rates) -> float:

@@ -216,3 +216,14 @@ def test_every_interval_of_a_fio_step_is_coherent(
     assert result.seconds == float(options["runtime"])
     assert result.lat_p50_ns is not None and result.lat_p99_ns is not None
     assert result.lat_p50_ns <= result.lat_p99_ns
+
+
+def test_a_size_bound_job_on_a_whole_device_runs_until_its_end() -> None:
+    from nastui.bench.simsteps import fio_step
+
+    options = {"rw": "write", "bs": "1M", "iodepth": "1"}
+    assert fio_step(options, 4 << 40, cache_off=False).size == 4 << 40
+    assert fio_step({**options, "size": "50%"}, 4 << 40, cache_off=False).size == 2 << 40
+    assert fio_step({**options, "size": "1G"}, 4 << 40, cache_off=False).size == 1 << 30
+    timed = {**options, "time_based": "1", "runtime": "5", "size": "1G"}
+    assert fio_step(timed, 4 << 40, cache_off=False).size is None
