@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import math
 import os
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +22,7 @@ from nastui.collectors.base import Backend, FleetSource
 from nastui.collectors.local import LocalBackend
 from nastui.config import Config, ConfigError, find_config_path, load_config
 from nastui.control import acks as ack_file
+from nastui.control.demostate import FileDemoStore, open_demo
 from nastui.control.locate import Locator
 from nastui.control.locate_ladder import LadderLocator
 from nastui.control.statefile import StateError
@@ -32,7 +35,8 @@ from nastui.sim import DEFAULT_SCENARIO, SimBackend, UnknownScenario
 from nastui.sim.clock import SIM_EPOCH, FakeClock, FollowingClock
 from nastui.sim.history import demo_history
 from nastui.sim.locate import SimLocator
-from nastui.sim.swapsim import demo_dir, load_hands
+from nastui.sim.scenarios import get_scenario
+from nastui.sim.swapsim import load_hands
 
 HISTORY_SEED_S = 86400.0
 
@@ -157,29 +161,7 @@ def open_session(source: Source, env: Mapping[str, str]) -> Session:
     """Open a source. Raises `ConfigError` or `nastui.sim.UnknownScenario`."""
     config = load_for(source, env)
     if source.demo:
-        scenario = source.scenario or DEFAULT_SCENARIO
-        hands_dir = demo_dir(state_dir(env, os.geteuid()), scenario, source.seed)
-        hands = load_hands(hands_dir)
-        start = SIM_EPOCH + hands.offset_s
-        clock: Clock = FollowingClock(start) if source.live else FakeClock(start)
-        sim = SimBackend(
-            source.scenario or DEFAULT_SCENARIO,
-            seed=source.seed,
-            clock=clock,
-            host=config.hostname,
-        )
-        sim.hands, sim.hands_dir = hands, hands_dir
-        session = Session(
-            config,
-            sim,
-            clock,
-            SimLocator(sim),
-            fleet=_fleet(source, config, clock, sim),
-            state_dir=_private(demo_state_dir(env, sim.scenario.name)),
-        )
-        if not source.history:
-            return session
-        return attach_history(session, _demo_history(source, sim, clock.now()))
+        return _open_demo(source, config, env)
     clock = SystemClock()
     root = source.root or Path("/")
     backend = LocalBackend(config, root=root, clock=clock)
@@ -201,6 +183,47 @@ def open_session(source: Source, env: Mapping[str, str]) -> Session:
         legacy_acks=_legacy_acks(env),
     )
     return attach_history(session, _local_history(env)) if source.history else session
+
+
+def _open_demo(source: Source, config: Config, env: Mapping[str, str]) -> Session:
+    """The simulator. With a demo state directory it runs on the wall clock (sim time =
+    `SIM_EPOCH` + wall time since the demo session began, kept in `demo.json` there) and keeps
+    its LEDs and scrubs there; without one (tests, screenshots) on a clock of its own at
+    `SIM_EPOCH`: standing still, or following the wall clock's pace when live."""
+    scenario = get_scenario(source.scenario or DEFAULT_SCENARIO).name
+    directory = _private(demo_state_dir(env, scenario))
+    store, offset = None, 0.0
+    clock: Clock | None = None
+    if directory is not None:
+        store = FileDemoStore(directory)
+        wall = time.time()
+        anchor = open_demo(store, wall).anchor
+        offset = (anchor if anchor is not None else math.floor(wall)) - SIM_EPOCH
+        clock = SystemClock() if source.live else FakeClock(math.floor(wall))
+    elif source.live:
+        clock = FollowingClock()
+    sim_clock: Clock = clock if clock is not None else FakeClock()
+    sim = SimBackend(
+        scenario,
+        seed=source.seed,
+        clock=sim_clock,
+        host=config.hostname,
+        offset=offset,
+        store=store,
+    )
+    if directory is not None:  # the operator's hands on the demo box (`nastui swap sim ...`)
+        sim.hands, sim.hands_dir = load_hands(directory), directory
+    session = Session(
+        config,
+        sim,
+        sim_clock,
+        SimLocator(sim),
+        fleet=_fleet(source, config, sim_clock, sim),
+        state_dir=directory,
+    )
+    if not source.history:
+        return session
+    return attach_history(session, _demo_history(source, sim, sim_clock.now()))
 
 
 def _private(directory: Path | None) -> Path | None:
@@ -234,9 +257,15 @@ def _local_history(env: Mapping[str, str]) -> History | None:
 
 
 def _demo_history(source: Source, sim: SimBackend, end: float) -> History | None:
-    """The simulated day before `end`, as the daemon would have kept it."""
+    """The simulated day before `end` (clock time), as the daemon would have kept it."""
     try:
-        return demo_history(sim.scenario.name, seed=source.seed, host=sim.host, end=end)
+        return demo_history(
+            sim.scenario.name,
+            seed=source.seed,
+            host=sim.host,
+            end=end - sim.offset,
+            offset=sim.offset,
+        )
     except HistoryError:
         return None
 
@@ -281,7 +310,13 @@ def _fleet(
     if sim is not None:
         from nastui.sim.fleet import SimFleet
 
-        fleet = SimFleet(sim.scenario.name, seed=source.seed, clock=clock, limits=config.thresholds)
+        fleet = SimFleet(
+            sim.scenario.name,
+            seed=source.seed,
+            clock=clock,
+            limits=config.thresholds,
+            offset=sim.offset,
+        )
         return fleet
     if not config.hosts:
         return None

@@ -6,7 +6,9 @@ advances a copy on the snapshot (pure), without the swap's write side or the gua
 
 from __future__ import annotations
 
+import functools
 import os
+import tempfile
 from pathlib import Path
 
 from nastui.control.swapstore import SwapStore
@@ -15,16 +17,22 @@ from nastui.core.swapstate import advance
 from nastui.model import HostSnapshot
 from nastui.session import Session
 from nastui.sim import SimBackend
-from nastui.sim.swapsim import demo_dir
 
 
 def swap_dir(session: Session) -> Path:
-    """The state directory the swap of this source is kept in (the demo has its own)."""
-    base = state_dir(os.environ, os.geteuid())
-    backend = session.backend
-    if isinstance(backend, SimBackend):
-        return demo_dir(base, backend.scenario.name, backend.seed)
-    return base
+    """The state directory the swap of this source is kept in: the demo's own state directory
+    on the simulator (never the machine's), or a directory of this process's when the demo
+    keeps no state (no HOME, XDG_STATE_HOME or NASTUI_STATE_DIR: tests, screenshots)."""
+    if isinstance(session.backend, SimBackend):
+        if session.state_dir is not None:
+            return session.state_dir
+        return _scratch()
+    return state_dir(os.environ, os.geteuid())
+
+
+@functools.cache
+def _scratch() -> Path:
+    return Path(tempfile.mkdtemp(prefix="nastui-demo-"))
 
 
 def status_view(session: Session, snapshot: HostSnapshot) -> tuple[list[str], bool]:

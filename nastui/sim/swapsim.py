@@ -81,11 +81,6 @@ class Hands:
         return dataclasses.replace(self, done=(*self.done, hand))
 
 
-def demo_dir(state: Path, scenario: str, seed: int) -> Path:
-    """Where the demo of `scenario` keeps its swap and hands (never the real swap's file)."""
-    return state / "demo" / f"{scenario}-{seed}"
-
-
 def load_hands(directory: Path) -> Hands:
     """The hands kept in `directory` (none when there is no file or it is unreadable)."""
     try:

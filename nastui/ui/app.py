@@ -123,7 +123,7 @@ class NastuiApp(App[int]):
             poll_interval: seconds between polls (default: the config's I/O interval).
             initial: a snapshot to show before the first poll completes.
             bench_source: where the bench screen runs (default: the session's machine, or the
-                demo's replayed recordings).
+                demo's modelled drive).
             history_loader: opens the history after the first frame (the session has none yet).
         """
         super().__init__(ansi_color=True)

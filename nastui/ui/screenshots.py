@@ -50,7 +50,7 @@ SHOTS = (
         "healthy-24-bay",
         ("n", "r"),
         (100, 30),
-        caption="Bench: randrw 4k QD1 replayed from a real fio recording, diskstats beside",
+        caption="Bench: randrw 4k QD1 on the demo's modelled 7200 rpm disk, diskstats beside",
     ),
     Shot(
         "bench-compare",
@@ -122,7 +122,7 @@ def take(shot: Shot) -> str:
         await driver.pause()
         for key in shot.keys:
             await driver.press(key)
-            await driver.app.workers.wait_for_complete()  # a bench run, replayed
+            await driver.app.workers.wait_for_complete()  # a bench run, modelled
         await driver.pause()
         await driver.pause()
         svg.append(app.export_screenshot(title=app.title))

@@ -15,7 +15,7 @@ import pytest
 
 from nastui.core.statefiles import state_dir
 from nastui.session import Source, open_session
-from nastui.sim.swapsim import HANDS_FILE, Hand, Hands, demo_dir, encode_hands, new_serial
+from nastui.sim.swapsim import HANDS_FILE, Hand, Hands, encode_hands, new_serial
 from nastui.ui.app import NastuiApp, make_app
 from nastui.ui.cells import rebuilding_drives
 from nastui.ui.screens.swap import SwapScreen
@@ -38,7 +38,7 @@ def app_on(scenario: str = "failing-drive") -> NastuiApp:
 
 def hands(*done: Hand) -> None:
     """What the operator did, kept where the demo reads it (as `nastui --demo swap sim` does)."""
-    directory = demo_dir(state_dir(dict(os.environ), 0), "failing-drive", 0)
+    directory = state_dir(dict(os.environ), 0)  # NASTUI_STATE_DIR: the demo state directory
     directory.mkdir(parents=True, exist_ok=True)
     (directory / HANDS_FILE).write_text(encode_hands(Hands(done)))
 
