@@ -24,6 +24,7 @@ from nastui.model import (
     ScanState,
     Thresholds,
     UpsStatus,
+    worst,
 )
 
 HEALTH = "0 ok, 1 warning, 2 critical, 3 unknown (the monitoring-plugin codes)"
@@ -43,7 +44,7 @@ SPECS: tuple[tuple[str, str], ...] = (
     ("bay_occupied", "1 when a drive is in the bay"),
     ("bay_missing", "1 when the configuration expects a drive in the bay and none is there"),
     ("drive_info", "Identity of a drive (always 1): device name, bay, model, serial, firmware"),
-    ("drive_health", f"Drive health verdict: {HEALTH}"),
+    ("drive_health", f"Worst unacknowledged finding of the drive's verdict: {HEALTH}"),
     ("drive_temperature_celsius", "Drive temperature (a sleeping drive keeps its last reading)"),
     ("drive_temperature_limit_celsius", "Temperature at which the drive's alert trips"),
     (
@@ -127,6 +128,17 @@ def _host(sink: Sink, snap: HostSnapshot, host: str) -> None:
         sink.add("bay_missing", 1 if missing else 0, host=host, bay=bay)
 
 
+def _drive_health(snap: HostSnapshot, key: str) -> Health:
+    """The worst unacknowledged alert about the drive (its verdict's findings, each an alert
+    `drive:KEY:...`), so that acknowledging in nastui quiets the Prometheus rule too."""
+    mine = f"drive:{key}"
+    return worst(
+        a.health
+        for a in snap.alerts
+        if not a.acknowledged and (a.key == mine or a.key.startswith(f"{mine}:"))
+    )
+
+
 def _drives(sink: Sink, snap: HostSnapshot, host: str, limits: Thresholds | None) -> None:
     for drive in snap.drives:
         ids = {"host": host, "drive": drive.key}
@@ -142,7 +154,7 @@ def _drives(sink: Sink, snap: HostSnapshot, host: str, limits: Thresholds | None
             serial=ident.serial or "",
             firmware=ident.firmware or "",
         )
-        sink.add("drive_health", int(drive.verdict.health), **ids)
+        sink.add("drive_health", int(_drive_health(snap, drive.key)), **ids)
         if drive.temperature is not None:
             sink.add("drive_temperature_celsius", drive.temperature.celsius, **ids)
         if limits is not None:

@@ -15,7 +15,16 @@ import pytest
 
 from nastui.core import prometheus
 from nastui.core.assess import assess, fleet_alerts
-from nastui.model import Alert, CollectorError, Health, HostSnapshot, Thresholds, Ups, UpsStatus
+from nastui.model import (
+    Alert,
+    CollectorError,
+    Health,
+    HostSnapshot,
+    Thresholds,
+    Ups,
+    UpsStatus,
+    worst,
+)
 from nastui.sim import SCENARIOS, SimBackend
 from nastui.sim.fleet import SimFleet
 from tests.integration.test_prometheus_tools import RULES, promtool
@@ -31,6 +40,7 @@ _UPS = {
 _POOL = {
     ("state", Health.WARNING): "NastuiPoolDegraded",
     ("state", Health.CRITICAL): "NastuiPoolFailed",
+    ("state", Health.UNKNOWN): "NastuiPoolUnknown",
     ("capacity", Health.WARNING): "NastuiPoolFilling",
     ("capacity", Health.CRITICAL): "NastuiPoolFull",
     ("files", Health.CRITICAL): "NastuiPoolDataErrors",
@@ -86,12 +96,21 @@ def _rule_of(alert: Alert, snap: HostSnapshot, host: str) -> Key | None:
 
 def expected(snap: HostSnapshot, host: str, alerts: tuple[Alert, ...]) -> Counter[Key]:
     found: Counter[Key] = Counter()
+    rule = {
+        Health.WARNING: "NastuiDriveWarning",
+        Health.CRITICAL: "NastuiDriveCritical",
+        Health.UNKNOWN: "NastuiDriveUnknown",
+    }
     for drive in snap.drives:
-        rule = {Health.WARNING: "NastuiDriveWarning", Health.CRITICAL: "NastuiDriveCritical"}
-        if drive.verdict.health in rule:
+        mine = [
+            a.health
+            for a in alerts
+            if not a.acknowledged and a.key.split(":")[:2] == ["drive", drive.key]
+        ]
+        if mine:  # one drive rule for all its findings, at the worst one's level
             bay = snap.bay_of(drive.key)  # the rule names the bay (from nastui_drive_info)
             where = {"bay": str(bay)} if bay is not None else {}
-            found[_key(rule[drive.verdict.health], host=host, drive=drive.key, **where)] = 1
+            found[_key(rule[worst(mine)], host=host, drive=drive.key, **where)] = 1
     for alert in alerts:
         if not alert.acknowledged:
             key = _rule_of(alert, snap, host)
