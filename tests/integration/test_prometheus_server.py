@@ -19,7 +19,7 @@ import pytest
 
 from tests.conftest import require_tool
 from tests.integration.test_metrics_endpoint import daemon
-from tests.integration.test_prometheus_tools import RULES
+from tests.integration.test_prometheus_tools import RULES, dashboard_exprs
 
 pytestmark = pytest.mark.integration
 
@@ -41,12 +41,13 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-@pytest.fixture
-def stack(tmp_path: Path) -> Iterator[str]:
-    """The daemon and a Prometheus scraping it every second; yields Prometheus's base URL."""
+@pytest.fixture(params=["failing-drive"])
+def stack(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[str]:
+    """The daemon (the scenario is the fixture's parameter) and a Prometheus scraping it every
+    second; yields Prometheus's base URL."""
     server = require_tool("prometheus", "prometheus")
     nastui = daemon(
-        tmp_path, "--scenario", "failing-drive", "--period", "3600",
+        tmp_path, "--scenario", request.param, "--period", "3600",
         "--metrics-listen", "127.0.0.1:0", "--history", str(tmp_path / "history.sqlite"),
     )  # fmt: skip
     prom: subprocess.Popen[str] | None = None
@@ -123,3 +124,21 @@ def test_prometheus_scrapes_the_daemon_and_the_rules_fire(stack: str) -> None:
     assert seen == {("NastuiDriveWarning", "nano"), ("NastuiHostUnreachable", "offsite")}
     (drive,) = [r["metric"] for r in query(stack, firing) if r["metric"]["host"] == "nano"]
     assert (drive["bay"], drive["serial"], drive["severity"]) == ("10", "PK1331PLPX28B6", "warning")
+
+
+@pytest.mark.parametrize("stack", ["scrubbing"], indirect=True)
+def test_every_dashboard_panel_has_data(stack: str) -> None:
+    """Each query of the Grafana dashboard, on the demo's scrubbing box and its fleet, answers
+    something (the Prometheus a Grafana would ask: label names, joins and selectors are
+    right), except two that have nothing to show there: no bay is missing, and the simulator
+    reports no data-error count (unknown, so absent: never 0)."""
+    eventually(stack, 'nastui_pool_scan_progress_ratio{host="nano"}')
+    eventually(stack, 'nastui_ups_status{host="ups-rack"}')
+    empty = []
+    for expr in dashboard_exprs():
+        if not query(stack, expr.replace("$host", "nano")):
+            empty.append(expr)
+    assert empty == [
+        'nastui_bay_missing{host="$host"} == 1',
+        'nastui_pool_data_errors{host="$host"}',
+    ], empty
