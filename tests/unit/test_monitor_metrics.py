@@ -5,6 +5,8 @@ an unreachable host's included)."""
 from __future__ import annotations
 
 import io
+import subprocess
+import sys
 from pathlib import Path
 
 from nastui.core.ack import ack_alert
@@ -66,3 +68,15 @@ async def test_the_endpoint_gets_the_same_families(tmp_path: Path) -> None:
     published = {f.name: f.samples for f in server._collector.families if f.samples}
     parsed = parse((tmp_path / "nastui.prom").read_text())
     assert {(m, lb): v for m, s in published.items() for lb, v in s.items()} == parsed.samples
+
+
+def test_prometheus_client_is_loaded_only_to_serve() -> None:
+    """An optional extra: the daemon, the export and the CLI import without it."""
+    probe = (
+        "import sys, nastui.cli.main, nastui.daemon.monitord, nastui.cli.cmd_export\n"
+        "print(sorted(m for m in sys.modules if m.startswith('prometheus_client')))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert done.stdout == "[]\n"
