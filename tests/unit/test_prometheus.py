@@ -191,8 +191,9 @@ def test_limits_follow_the_configuration() -> None:
     limits = series(parsed, "nastui_drive_temperature_limit_celsius")
     hdd = next(d for d in snap.drives if d.identity.rotational)
     ids = {"host": snap.host, "drive": hdd.key}
-    assert limits[tuple({**ids, "severity": "warning"}.items())] == 45
-    assert limits[tuple({**ids, "severity": "critical"}.items())] == 50
+    hdd_limits = Thresholds().temps[hdd.identity.drive_class]
+    assert limits[tuple({**ids, "severity": "warning"}.items())] == hdd_limits.warning
+    assert limits[tuple({**ids, "severity": "critical"}.items())] == hdd_limits.critical
     caps = series(parsed, "nastui_pool_capacity_limit_ratio")
     assert sorted(set(caps.values())) == [0.8, 0.9]
     assert set(series(parsed, "nastui_pool_scrub_max_age_seconds").values()) == {35 * 86400}
