@@ -78,6 +78,8 @@ async def test_agent_and_export_see_the_same_acknowledgements(tmp_path: Path) ->
     assert host_line.endswith(" 0")
     counts = [line for line in text.splitlines() if line.startswith("nastui_alerts{")]
     assert counts and all(line.endswith(" 0") for line in counts)
+    drives = [line for line in text.splitlines() if line.startswith("nastui_drive_health{")]
+    assert drives and all(line.endswith(" 0") for line in drives)  # the rules stay quiet
 
 
 async def test_without_state_the_demo_acknowledges_nothing(tmp_path: Path) -> None:
