@@ -158,7 +158,7 @@ def _drives(sink: Sink, snap: HostSnapshot, host: str, limits: Thresholds | None
         if drive.temperature is not None:
             sink.add("drive_temperature_celsius", drive.temperature.celsius, **ids)
         if limits is not None:
-            lim = limits.temps[ident.drive_class]
+            lim = limits.temp_limits(ident.drive_class, ident.model, bay)
             sink.add("drive_temperature_limit_celsius", lim.warning, **ids, severity="warning")
             sink.add("drive_temperature_limit_celsius", lim.critical, **ids, severity="critical")
         for item in drive.attributes:
