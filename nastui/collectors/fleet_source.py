@@ -1,20 +1,21 @@
-"""The fleet source for the configured `[[host]]`s: SNMP when it is installed, else one note.
+"""The fleet source: `[[host]]`s over SNMP when it is installed (else one note), `[[ups]]` over NUT.
 
 SNMP is an optional extra (`nastui[snmp]`: pynetsnmp-2, GPL-2.0+, with Twisted under it). Without
 it `fleet_source` gives `NoSnmpFleet`, whose hosts each carry one UNKNOWN collector note saying
 how to enable SNMP, never a false CRITICAL "host unreachable": nothing was asked, so nothing is
 known to be down.
 
-    fleet = fleet_source(config.hosts, clock, limits=config.thresholds)
+    fleet = fleet_source(config.hosts, clock, limits=config.thresholds, ups=config.ups)
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 
 from nastui.collectors.base import FleetSource
 from nastui.collectors.snmp_target import host_label
-from nastui.config.schema import HostConfig
+from nastui.config.schema import HostConfig, UpsConfig
 from nastui.core.assess import assess
 from nastui.core.clock import Clock
 from nastui.model import CollectorError, FleetHost, HostSnapshot, Thresholds
@@ -82,13 +83,48 @@ class NoSnmpFleet:
         )
 
 
-def fleet_source(
-    hosts: Sequence[HostConfig], clock: Clock, *, limits: Thresholds | None = None
+class CombinedFleet:
+    """Several `FleetSource`s polled together, their hosts in the sources' order."""
+
+    def __init__(self, sources: Sequence[FleetSource]) -> None:
+        self.sources = tuple(sources)
+
+    async def poll(self) -> tuple[FleetHost, ...]:
+        """Poll every source at once."""
+        results = await asyncio.gather(*(source.poll() for source in self.sources))
+        return tuple(host for hosts in results for host in hosts)
+
+    def close(self) -> None:
+        """Close every source."""
+        for source in self.sources:
+            source.close()
+
+
+def _snmp_source(
+    hosts: Sequence[HostConfig], clock: Clock, limits: Thresholds | None
 ) -> FleetSource:
-    """The SNMP `FleetCollector` for `hosts`, or a `NoSnmpFleet` saying how to enable it."""
     problem = snmp_problem()
     if problem is not None:
         return NoSnmpFleet(hosts, clock, problem, limits=limits)
     from nastui.collectors.fleet import FleetCollector
 
     return FleetCollector(hosts, clock, limits=limits)
+
+
+def fleet_source(
+    hosts: Sequence[HostConfig],
+    clock: Clock,
+    *,
+    limits: Thresholds | None = None,
+    ups: Sequence[UpsConfig] = (),
+) -> FleetSource:
+    """The fleet for `[[host]]`s (SNMP, or a `NoSnmpFleet` saying how to enable it) and
+    `[[ups]]`s (NUT, which needs no extra), the hosts first."""
+    sources: list[FleetSource] = []
+    if hosts:
+        sources.append(_snmp_source(hosts, clock, limits))
+    if ups:
+        from nastui.collectors.nut import NutFleet
+
+        sources.append(NutFleet(ups, clock, limits=limits))
+    return sources[0] if len(sources) == 1 else CombinedFleet(sources)

@@ -22,12 +22,24 @@ from nastui.config.validate_fans import read_fans, read_zones
 from nastui.config.validate_hosts import read_hosts
 from nastui.config.validate_settings import read_hostname, read_poll, read_ui
 from nastui.config.validate_thresholds import read_thresholds
+from nastui.config.validate_ups import read_ups
 from nastui.config.validate_values import dotted
 
 MAX_FILE_BYTES = 256 << 10  # a configuration is a few kB; a bigger file is not one
 MAX_DEPTH = 8  # tables and arrays within each other: the deepest real key (a face's hole) is 5
 
-TOP_KEYS = ("hostname", "chassis", "thresholds", "poll", "zone", "fan", "alerts", "host", "ui")
+TOP_KEYS = (
+    "hostname",
+    "chassis",
+    "thresholds",
+    "poll",
+    "zone",
+    "fan",
+    "alerts",
+    "host",
+    "ups",
+    "ui",
+)
 CONFIG_NAME = Path("nastui") / "config.toml"
 
 # Sample: Expected '=' after a key in a key/value pair (at line 3, column 9)
@@ -144,6 +156,7 @@ def parse_config(text: str, path: Path) -> Config:
         zones=zones,
         alerts=read_alerts(root, path.parent),
         hosts=read_hosts(root, path.parent),
+        ups=read_ups(root),
         ui=read_ui(root),
     )
     problem = ctx.first()

@@ -163,6 +163,25 @@ class HostConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class UpsConfig:
+    """A UPS read from a NUT server (`[[ups]]`).
+
+    Attributes:
+        name: name shown in the fleet view (default: the UPS's NUT name).
+        ups: the UPS's name on the NUT server (`upsc ups@host`).
+        address: the NUT server's host name or IP address.
+        port: its TCP port (3493).
+        timeout_s: the longest one reading may take.
+    """
+
+    name: str
+    ups: str
+    address: str
+    port: int = 3493
+    timeout_s: float = 2.0
+
+
+@dataclass(frozen=True, slots=True)
 class UiConfig:
     """Display preferences (command-line flags override them)."""
 
@@ -188,4 +207,5 @@ class Config:
     zones: tuple[FanZoneConfig, ...] = ()
     alerts: AlertsConfig = field(default_factory=AlertsConfig)
     hosts: tuple[HostConfig, ...] = ()
+    ups: tuple[UpsConfig, ...] = ()
     ui: UiConfig = field(default_factory=UiConfig)
