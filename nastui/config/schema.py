@@ -103,6 +103,23 @@ class EmailConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class AppriseConfig:
+    """One apprise target (`[[alerts.apprise]]`): Telegram, Discord, Pushover, Gotify, ntfy,
+    Matrix, ... Its URL holds the token, so it comes from a file (first line; relative paths
+    already joined to the config file's directory) or an environment variable, read at send
+    time.
+
+    Attributes:
+        name: shown in logs and `nastui alert test` instead of the URL.
+        url_file, url_env: where the apprise URL is read from (exactly one is set).
+    """
+
+    name: str
+    url_file: Path | None = None
+    url_env: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class AlertsConfig:
     """Where alerts go and how often a standing alert is repeated."""
 
@@ -110,6 +127,7 @@ class AlertsConfig:
     exec_hook: tuple[str, ...] = ()
     webhook: str | None = None
     repeat_interval_s: float = 86400.0
+    apprise: tuple[AppriseConfig, ...] = ()
 
 
 class SnmpProfile(StrEnum):
