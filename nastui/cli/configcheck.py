@@ -41,7 +41,12 @@ def describe(config: Config) -> list[str]:
         if email
         else "alerts    no email configured"
     )
+    if config.alerts.apprise:
+        names = ", ".join(t.name for t in config.alerts.apprise)
+        lines.append(f"apprise   {len(config.alerts.apprise)} target(s): {names}")
     lines.append(f"hosts     {len(config.hosts)} remote host(s) for the fleet view")
+    if config.ups:
+        lines.append(f"ups       {len(config.ups)} UPS(es) read over NUT")
     return lines
 
 

@@ -50,6 +50,13 @@ def test_pip_install_dot_gives_a_working_nastui_without_snmp(tmp_path: Path) -> 
     assert status.stdout.startswith("NASTUI "), status.stdout
     assert "Traceback" not in status.stderr
 
+    config = tmp_path / "config.toml"
+    init = run([str(venv / "bin/nastui"), "config", "init", str(config)], tmp_path)
+    assert init.returncode == 0, init.stderr
+    assert config.read_text().endswith((REPO / "config.example.toml").read_text())
+    check = run([str(venv / "bin/nastui"), "config", "check", str(config)], tmp_path)
+    assert check.returncode == 0, check.stderr
+
     probe = "from nastui.collectors.fleet_source import snmp_problem; print(snmp_problem())"
     note = run([str(venv / "bin/python"), "-c", probe], tmp_path)
     assert note.stdout.strip() == SNMP_MISSING
