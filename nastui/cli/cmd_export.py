@@ -2,7 +2,8 @@
 
 It polls once with the global source options (so `--demo` works), or with `--from-state` reads
 the daemon's latest.json instead (no smartctl, no root). The file is replaced atomically (a
-temporary file in the same directory, renamed over it) and left readable by node_exporter.
+temporary file in the same directory, renamed over it) and left readable by node_exporter. A
+directory that does not exist is an error (exit 73), never created: it is most likely a typo.
 """
 
 from __future__ import annotations
@@ -62,6 +63,14 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         out.write(text)
         return exits.OK
     target = Path(args.prometheus)
+    if not target.parent.exists():
+        # A typo in the path would otherwise make a directory node_exporter never reads.
+        print(
+            f"nastui: {target.parent} does not exist: create it (node_exporter's "
+            "--collector.textfile.directory), or fix the path",
+            file=sys.stderr,
+        )
+        return exits.EX_CANTCREAT
     if not target.name.endswith(".prom"):
         print(
             f"nastui: note: node_exporter's textfile collector reads only *.prom files, "
