@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import socket
 from collections.abc import Sequence
 
@@ -27,6 +28,7 @@ from nastui.model import CollectorError, FleetHost, HostSnapshot, Thresholds, Up
 PROFILE = "nut"
 MAX_LINES = 2_000  # a UPS has a few dozen variables; anything longer is not upsd
 MAX_LINE = 4_096
+_log = logging.getLogger(__name__)
 
 
 def where(ups: UpsConfig) -> str:
@@ -88,7 +90,9 @@ async def read_vars(ups: UpsConfig) -> tuple[dict[str, str], int]:
         raise NutError(f"{name}: an answer line longer than {MAX_LINE} bytes: not upsd") from None
     except OSError as exc:
         raise NutError(f"{name}: {exc.strerror or exc}") from None
-    return parse_list_var(lines, ups.ups, name)
+    values, skipped = parse_list_var(lines, ups.ups, name)
+    _log.debug("%s: %d variables, ups.status %r", name, len(values), values.get("ups.status"))
+    return values, skipped
 
 
 class NutFleet:
@@ -124,6 +128,7 @@ class NutFleet:
         try:
             values, skipped = await read_vars(ups)
         except NutError as exc:
+            _log.info("%s", exc)
             return FleetHost(
                 ups.name,
                 host_label(ups.address, ups.port),
