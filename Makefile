@@ -12,7 +12,7 @@ STAMP       := $(VENV)/.nastui-installed
 SCENARIO    ?= healthy-24-bay
 
 # Debian packages the test suite drives for real (see tests/integration and ../shared/lab).
-APT_PACKAGES := systemd tmux util-linux fdisk btrfs-progs fio openipmi ipmitool smartmontools sg3-utils ledmon e2fsprogs hdparm sdparm snmpd snmp libsnmp40 nut-server nut-client python3-venv
+APT_PACKAGES := systemd tmux util-linux fdisk btrfs-progs fio openipmi ipmitool smartmontools sg3-utils ledmon e2fsprogs hdparm sdparm snmpd snmp libsnmp40 nut-server nut-client zsh fish groff-base man-db bsdextrautils python3-venv
 
 # snmpsim (PyPI) serves SNMP recordings to the fleet tests. As root it must drop privileges to
 # nobody, who cannot read a Python under /root: its venv is built from Debian's python3 in a
