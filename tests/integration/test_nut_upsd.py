@@ -135,3 +135,29 @@ def test_configured_ups_reaches_the_session_fleet(lab: NutLab, tmp_path: Path) -
     config = load_config(path)
     both = fleet_source((), FakeClock(), ups=config.ups)
     assert isinstance(both, NutFleet)
+
+
+async def test_the_dashboard_shows_the_ups(lab: NutLab, tmp_path: Path) -> None:
+    from nastui.ui.app import make_app
+    from nastui.ui.widgets.textpanel import TextPanel
+
+    path = tmp_path / "config.toml"
+    path.write_text(f'[[ups]]\ntarget = "{UPS}@127.0.0.1:{lab.port}"\nname = "rack"\n')
+    lab.set({**ONLINE, "ups.status": "OB DISCHRG", "battery.charge": "80"})
+    fleet = NutFleet(load_config(path).ups, FakeClock())
+    on_battery = status_is(UpsStatus.ON_BATTERY)
+    for _ in range(100):  # until the driver has read the change (bounded: 20 s)
+        if on_battery((await fleet.poll())[0]):
+            break
+        await asyncio.sleep(0.2)
+    session = open_session(Source(demo=True, config=path, fleet=False), {})
+    session.fleet = fleet  # the demo box, with the real UPS beside it
+    app = make_app(session, live=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        for _ in range(200):  # until the fleet worker's one poll has landed (bounded)
+            await pilot.pause(0.02)
+            if app.fleet is not None:
+                break
+        await pilot.pause()
+        thermal = app.screen.query_one("#thermal", TextPanel).plain
+    assert "UPS rack  ON BATTERY 80% 42 min" in thermal
