@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TextIO
 
 from nastui import exits
-from nastui.cli.command import poll_once
+from nastui.cli.command import poll_once, textfile_dir_problem
 from nastui.collectors.latest import LatestError, default_latest_path, read_latest
 from nastui.control.latest import write_public
 from nastui.control.statefile import StateError
@@ -63,13 +63,9 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         out.write(text)
         return exits.OK
     target = Path(args.prometheus)
-    if not target.parent.exists():
-        # A typo in the path would otherwise make a directory node_exporter never reads.
-        print(
-            f"nastui: {target.parent} does not exist: create it (node_exporter's "
-            "--collector.textfile.directory), or fix the path",
-            file=sys.stderr,
-        )
+    problem = textfile_dir_problem(target)
+    if problem is not None:
+        print(f"nastui: {problem}", file=sys.stderr)
         return exits.EX_CANTCREAT
     if not target.name.endswith(".prom"):
         print(

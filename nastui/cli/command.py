@@ -13,6 +13,7 @@ import json
 import os
 import sys
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, Protocol, TextIO
 
 from nastui.core.glyphs import Glyphs, choose_ascii, glyphs_for
@@ -71,3 +72,14 @@ def write_json(data: Mapping[str, Any], out: TextIO) -> None:
     (its lists under named keys, never bare), pretty-printed, and a newline."""
     json.dump({"schema": JSON_SCHEMA, **data}, out, indent=2)
     out.write("\n")
+
+
+def textfile_dir_problem(target: Path) -> str | None:
+    """Why a Prometheus textfile cannot go to `target`: its directory does not exist (a typo
+    would otherwise make a directory node_exporter never reads); None when it does."""
+    if target.parent.exists():
+        return None
+    return (
+        f"{target.parent} does not exist: create it (node_exporter's "
+        "--collector.textfile.directory), or fix the path"
+    )

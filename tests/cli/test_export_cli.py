@@ -46,6 +46,10 @@ def test_a_missing_directory_is_an_error_not_a_mkdir(tmp_path: Path) -> None:
         "--collector.textfile.directory), or fix the path\n"
     )
     assert not target.parent.exists()
+    daemon = nastui("--demo", "daemon", "--once", "--no-notify", "--prometheus", str(target))
+    assert daemon.returncode == 73
+    assert daemon.stderr == done.stderr
+    assert not target.parent.exists()
 
 
 def test_stdout(tmp_path: Path) -> None:
