@@ -160,8 +160,10 @@ class NutFleet:
         )
 
     def _battery_time(self, name: str, status: UpsStatus, now: float) -> float | None:
-        """Seconds since this poller first saw the UPS on battery (None on mains)."""
+        """Seconds since this poller first saw the UPS on battery; None on mains, and at that
+        first sighting (how long it had been on battery then is not known)."""
         if status not in (UpsStatus.ON_BATTERY, UpsStatus.BATTERY_LOW):
             self._on_battery_since.pop(name, None)
             return None
-        return now - self._on_battery_since.setdefault(name, now)
+        since = self._on_battery_since.setdefault(name, now)
+        return now - since if now > since else None

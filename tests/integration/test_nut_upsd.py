@@ -7,6 +7,9 @@ battery to battery low and checks the fleet row and the alerts at each step, the
 from __future__ import annotations
 
 import asyncio
+import os
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -161,3 +164,27 @@ async def test_the_dashboard_shows_the_ups(lab: NutLab, tmp_path: Path) -> None:
         await pilot.pause()
         thermal = app.screen.query_one("#thermal", TextPanel).plain
     assert "UPS rack  ON BATTERY 80% 42 min" in thermal
+
+
+def test_the_daemon_alerts_on_battery_low(lab: NutLab, tmp_path: Path) -> None:
+    lab.set({**ONLINE, "ups.status": "OB LB", "battery.charge": "9", "battery.runtime": "300"})
+    ups = UpsConfig("rack", UPS, "127.0.0.1", lab.port)
+    poll_until(NutFleet([ups], FakeClock()), status_is(UpsStatus.BATTERY_LOW))
+    path = tmp_path / "config.toml"
+    path.write_text(f'[[ups]]\ntarget = "{UPS}@127.0.0.1:{lab.port}"\nname = "rack"\n')
+    env = {**os.environ, "NASTUI_STATE_DIR": str(tmp_path / "state")}
+    env.pop("JOURNAL_STREAM", None)
+    argv = [sys.executable, "-m", "nastui", "--config", str(path)]  # this box + the UPS
+    done = subprocess.run(
+        [*argv, "daemon", "--once", "--no-notify"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert (
+        "alert firing CRITICAL rack: battery low: shutdown imminent (charge 9%, 5m00s runtime left)"
+        in done.stdout.splitlines()
+    ), done.stdout
