@@ -7,6 +7,7 @@ import sys
 
 import pytest
 
+import nastui.collectors
 from nastui.collectors.fleet_source import (
     SNMP_MISSING,
     NoSnmpFleet,
@@ -29,8 +30,9 @@ HOSTS = [
 def no_pynetsnmp(monkeypatch: pytest.MonkeyPatch) -> None:
     """As if pynetsnmp-2 were not installed (`import pynetsnmp` raises ImportError)."""
     monkeypatch.setitem(sys.modules, "pynetsnmp", None)
-    for name in ("nastui.collectors.snmp", "nastui.collectors.snmp_netsnmp"):
-        monkeypatch.delitem(sys.modules, name, raising=False)
+    for name in ("snmp", "snmp_netsnmp"):  # as if never imported: not cached, not bound
+        monkeypatch.delitem(sys.modules, f"nastui.collectors.{name}", raising=False)
+        monkeypatch.delattr(nastui.collectors, name, raising=False)
 
 
 def test_fleet_source_says_how_to_enable_snmp(no_pynetsnmp: None) -> None:
