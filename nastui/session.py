@@ -302,7 +302,8 @@ def _fleet(
     source: Source, config: Config, clock: Clock, sim: SimBackend | None = None
 ) -> FleetSource | None:
     """The fleet to poll: the scenario's simulated hosts for the demo, else an SNMP collector
-    for the configured `[[host]]`s; None when the source wants no fleet or none is configured.
+    for the configured `[[host]]`s (a note per host without the snmp extra) and NUT for the
+    `[[ups]]`s; None when the source wants no fleet or none is configured.
     Imported here so commands that never poll the fleet do not load the SNMP engine."""
     if not source.fleet:
         return None
@@ -318,9 +319,8 @@ def _fleet(
             offset=sim.offset,
         )
         return fleet
-    if not config.hosts:
+    if not config.hosts and not config.ups:
         return None
-    from nastui.collectors.fleet import FleetCollector
+    from nastui.collectors.fleet_source import fleet_source
 
-    fleet = FleetCollector(config.hosts, clock, limits=config.thresholds)
-    return fleet
+    return fleet_source(config.hosts, clock, limits=config.thresholds, ups=config.ups)

@@ -85,6 +85,19 @@ def _global_options(*, suppress: bool) -> Parser:
     opts.add_argument(
         "--colors", choices=COLOR_CHOICES, default=default, help="colour depth (default: detect)"
     )
+    opts.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        default=flag_default,
+        help="log what nastui does to stderr (journald priorities under systemd)",
+    )
+    opts.add_argument(
+        "--debug",
+        action="store_true",
+        default=flag_default,
+        help="log every command run and more; show a traceback on an internal error",
+    )
     return opts
 
 
@@ -141,7 +154,7 @@ def build_parser() -> Parser:
 
 def normalize(args: argparse.Namespace, env: Mapping[str, str]) -> None:
     """Fill global options that were not given: env fallbacks, --scenario implies --demo."""
-    for name, value in (("demo", False), ("ascii", False)):
+    for name, value in (("demo", False), ("ascii", False), ("verbose", False), ("debug", False)):
         if not hasattr(args, name):
             setattr(args, name, value)
     for name in ("scenario", "seed", "root", "config", "colors"):

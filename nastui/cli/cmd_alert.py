@@ -123,20 +123,18 @@ def _list(args: argparse.Namespace, out: TextIO) -> int:
         return standing
     host, alerts = standing
     if args.json:
-        write_json(
-            [
-                {
-                    "key": ack_key(a),
-                    "health": a.health.name,
-                    "name": a.name,
-                    "message": a.message,
-                    "value": a.value,
-                    "acknowledged": a.acknowledged,
-                }
-                for a in alerts
-            ],
-            out,
-        )
+        entries = [
+            {
+                "key": ack_key(a),
+                "health": a.health.name,
+                "name": a.name,
+                "message": a.message,
+                "value": a.value,
+                "acknowledged": a.acknowledged,
+            }
+            for a in alerts
+        ]
+        write_json({"host": host, "alerts": entries}, out)
         return exits.OK
     if not alerts:
         print(f"{host}: no alerts", file=out)

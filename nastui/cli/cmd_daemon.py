@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from nastui import exits
+from nastui.cli.command import textfile_dir_problem
 from nastui.daemon.metrics_http import DEFAULT_PORT, ListenAddress, parse_listen
 from nastui.daemon.monitord import DaemonOptions, run_daemon
 from nastui.session import Source
@@ -86,6 +88,9 @@ def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentPars
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Run the daemon in the foreground; logs go to `out` (journald under systemd)."""
+    if args.prometheus is not None and (problem := textfile_dir_problem(args.prometheus)):
+        print(f"nastui: {problem}", file=sys.stderr)
+        return exits.EX_CANTCREAT
     options = DaemonOptions(
         once=args.once,
         cycles=args.cycles,

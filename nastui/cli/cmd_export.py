@@ -4,7 +4,8 @@ It polls once with the global source options (so `--demo` works), or with `--fro
 the daemon's latest.json instead (no smartctl, no root). Either way the configuration's limits
 are exported beside the values, for the shipped alerting rules. The file is replaced
 atomically (a temporary file in the same directory, renamed over it) and left readable by
-node_exporter. The fleet is not polled here: `nastui daemon --prometheus FILE` exports it.
+node_exporter. A directory that does not exist is an error (exit 73), never created: it
+is most likely a typo. The fleet is not polled here: `nastui daemon --prometheus FILE` exports it.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pathlib import Path
 from typing import TextIO
 
 from nastui import exits
-from nastui.cli.command import poll_once
+from nastui.cli.command import poll_once, textfile_dir_problem
 from nastui.collectors.latest import LatestError, default_latest_path, read_latest
 from nastui.config import ConfigError
 from nastui.control.latest import write_public
@@ -70,6 +71,10 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         out.write(text)
         return exits.OK
     target = Path(args.prometheus)
+    problem = textfile_dir_problem(target)
+    if problem is not None:
+        print(f"nastui: {problem}", file=sys.stderr)
+        return exits.EX_CANTCREAT
     if not target.name.endswith(".prom"):
         print(
             f"nastui: note: node_exporter's textfile collector reads only *.prom files, "

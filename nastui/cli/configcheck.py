@@ -46,6 +46,9 @@ def describe(config: Config) -> list[str]:
         if email
         else "alerts    no email configured"
     )
+    if config.alerts.apprise:
+        names = ", ".join(t.name for t in config.alerts.apprise)
+        lines.append(f"apprise   {len(config.alerts.apprise)} target(s): {names}")
     lines.append(f"hosts     {len(config.hosts)} remote host(s) for the fleet view")
     switches = config.collectors
     ignored = len(config.thresholds.ignore)
@@ -59,6 +62,8 @@ def describe(config: Config) -> list[str]:
         f"capacity  warn at {cap.capacity.warning:g}%, critical at {cap.capacity.critical:g}%"
         + overrides
     )
+    if config.ups:
+        lines.append(f"ups       {len(config.ups)} UPS(es) read over NUT")
     return lines
 
 

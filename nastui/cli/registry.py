@@ -73,6 +73,10 @@ COMMANDS: tuple[Entry, ...] = (
         "net-snmp pass_persist handler serving the daemon's latest snapshot (NASTUI-MIB)",
         "cmd_snmp_agent",
     ),
+    Entry("completion", "print a bash, zsh or fish completion script", "cmd_completion"),
+    Entry(
+        "manpage", "print the nastui(1) man page (roff), generated from the options", "cmd_manpage"
+    ),
 )
 
 

@@ -24,6 +24,7 @@ from nastui.config.validate_fans import read_fans, read_zones
 from nastui.config.validate_hosts import read_hosts
 from nastui.config.validate_settings import read_hostname, read_poll, read_ui
 from nastui.config.validate_thresholds import read_thresholds
+from nastui.config.validate_ups import read_ups
 from nastui.config.validate_values import dotted
 
 MAX_FILE_BYTES = 256 << 10  # a configuration is a few kB; a bigger file is not one
@@ -38,6 +39,7 @@ TOP_KEYS = (
     "fan",
     "alerts",
     "host",
+    "ups",
     "ui",
     "collectors",
     "pools",
@@ -161,6 +163,7 @@ def parse_config(text: str, path: Path) -> Config:
         zones=zones,
         alerts=read_alerts(root, path.parent),
         hosts=read_hosts(root, path.parent),
+        ups=read_ups(root),
         ui=read_ui(root),
     )
     problem = ctx.first()

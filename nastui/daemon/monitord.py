@@ -114,8 +114,9 @@ def run_daemon(
 def _start_lines(monitor: Monitor, config: Config, period: float, *, notify: bool) -> None:
     log = monitor.log
     source = str(config.path) if config.path else "built-in defaults"
-    hosts = len(config.hosts)
+    hosts, upses = len(config.hosts), len(config.ups)
     fleet = f", {hosts} fleet host{'' if hosts == 1 else 's'}" if hosts else ""
+    fleet += f", {upses} NUT UPS{'' if upses == 1 else 'es'}" if upses else ""
     log.info(
         f"daemon: pid {os.getpid()}, every {period:g} s{fleet}, configuration {source}, "
         f"history {monitor.keeper.describe()}"

@@ -101,7 +101,9 @@ def test_global_options_work_before_the_command() -> None:
 def test_bays_json_has_one_entry_per_bay() -> None:
     result = nastui("bays", "--demo", "--json")
     assert result.returncode == 0, result.stderr
-    entries = json.loads(result.stdout)
+    data = json.loads(result.stdout)
+    assert (data["schema"], data["host"], data["chassis"]) == (1, "nano", "Ri-vier RV-4324")
+    entries = data["bays"]
     assert len(entries) == 24
     assert [e["bay"] for e in entries] == list(range(24))
     assert {e["state"] for e in entries} == {"OK"}
@@ -139,7 +141,8 @@ def test_102_bay_top_loader() -> None:
     assert result.returncode == 0, result.stderr
     assert "top" in result.stdout
     assert len(grid_rows(result.stdout, 14)) == 8
-    entries = json.loads(nastui("bays", "--scenario", "datacenter-102", "--json").stdout)
+    data = json.loads(nastui("bays", "--scenario", "datacenter-102", "--json").stdout)
+    entries = data["bays"]
     assert len(entries) == 102
     assert sum(1 for e in entries if e["drive"] is None) == 1
 

@@ -27,6 +27,7 @@ def nastui(*argv: str, env: dict[str, str] | None = None) -> subprocess.Complete
 
 def test_demo_to_a_textfile(tmp_path: Path) -> None:
     target = tmp_path / "textfile" / "nastui.prom"
+    target.parent.mkdir()
     done = nastui("export", "--scenario", "scrubbing", "--prometheus", str(target))
     assert done.returncode == 0, done.stderr
     assert done.stdout == "" and done.stderr == ""
@@ -35,6 +36,21 @@ def test_demo_to_a_textfile(tmp_path: Path) -> None:
     parsed = parse(target.read_text())
     assert any(m == "nastui_pool_scan_progress_ratio" for m, _ in parsed.samples)
     assert any(m == "nastui_pool_capacity_limit_ratio" for m, _ in parsed.samples)
+
+
+def test_a_missing_directory_is_an_error_not_a_mkdir(tmp_path: Path) -> None:
+    target = tmp_path / "textfile_colector" / "nastui.prom"
+    done = nastui("--demo", "export", "--prometheus", str(target))
+    assert done.returncode == 73
+    assert done.stderr == (
+        f"nastui: {target.parent} does not exist: create it (node_exporter's "
+        "--collector.textfile.directory), or fix the path\n"
+    )
+    assert not target.parent.exists()
+    daemon = nastui("--demo", "daemon", "--once", "--no-notify", "--prometheus", str(target))
+    assert daemon.returncode == 73
+    assert daemon.stderr == done.stderr
+    assert not target.parent.exists()
 
 
 def test_stdout(tmp_path: Path) -> None:

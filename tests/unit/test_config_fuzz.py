@@ -13,7 +13,7 @@ import tomlkit
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nastui.config import Config, ConfigError, loader, parse_config
+from nastui.config import Config, ConfigError, loader, parse_config, validate_ups
 from nastui.config import validate_alerts as alerts
 from nastui.config import validate_chassis as chassis
 from nastui.config import validate_collectors as collectors_
@@ -95,8 +95,13 @@ SECTIONS: dict[str, st.SearchStrategy[object]] = {
     "poll": table(list(settings_.POLL_KEYS)),
     "zone": tables(fans.ZONE_KEYS),
     "fan": tables(fans.FAN_KEYS),
-    "alerts": with_tables(table(alerts.ALERT_KEYS), email=table(alerts.EMAIL_KEYS)),
+    "alerts": with_tables(
+        table(alerts.ALERT_KEYS),
+        email=table(alerts.EMAIL_KEYS),
+        apprise=tables(alerts.APPRISE_KEYS),
+    ),
     "host": tables(hosts.HOST_KEYS),
+    "ups": tables(validate_ups.UPS_KEYS),
     "ui": table(settings_.UI_KEYS),
     "collectors": with_tables(
         table(collectors_.COLLECTOR_KEYS[:-1]), ignore=tables(collectors_.IGNORE_KEYS)
