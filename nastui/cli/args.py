@@ -90,7 +90,8 @@ def _global_options(*, suppress: bool) -> Parser:
         "--verbose",
         action="store_true",
         default=flag_default,
-        help="log what nastui does to stderr (journald priorities under systemd)",
+        help="log what nastui does to stderr (journald priorities under systemd); "
+        "for `status`, also what each collector did",
     )
     opts.add_argument(
         "--debug",
