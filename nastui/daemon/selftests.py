@@ -1,0 +1,179 @@
+"""The daemon's self-tests: follow the running ones, record their results, start the due ones.
+
+`follow_and_start` is one cycle's worth: every test in the book is read for progress (a sleeping
+drive is not asked), a finished one gets its result (the drive's own log entry when it has one)
+and a newly failed one becomes one EVENT notice, sent once; then `nastui.core.selftest_plan`
+says which tests start now and they are started through the tester (`smartctl -n standby -t`, or
+the simulator's). The book is kept in the state directory by the caller.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from nastui.collectors.runner import run as run_command
+from nastui.control.selftest import SmartctlTester, Tester
+from nastui.core.selftest_book import Book, DriveTests, Result, Run, finished, log_times
+from nastui.core.selftest_plan import Candidate, Decision, SelftestPolicy, TestKind, plan
+from nastui.core.selftest_text import StartOutcome
+from nastui.model import Alert, Drive, Health, HostSnapshot, Notice, NoticeKind, ScanState, Subject
+from nastui.sim.backend import SimBackend
+from nastui.sim.selftestsim import SimTester
+
+GIVE_UP_S = 2 * 86400.0  # a test not seen ending in two days is forgotten (power loss, reset)
+EVENT_KEY = "selftest-failed"
+
+
+@dataclass
+class Outcome:
+    """A cycle's result: the new book, notices to send and lines for the log."""
+
+    book: Book
+    notices: list[Notice] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+
+
+def tester_for(backend: object, timeout: float = 20.0) -> Tester:
+    """The simulator's tester on the demo, smartctl's elsewhere."""
+    if isinstance(backend, SimBackend):
+        return SimTester()
+    return SmartctlTester(run_command, timeout=timeout)
+
+
+def vdev_groups(snapshot: HostSnapshot) -> Iterator[tuple[str, ...]]:
+    """The drive keys of each top-level vdev (a pool without vdevs is one group)."""
+    for pool in snapshot.pools:
+        tops = pool.root.children or (pool.root,)
+        for top in tops:
+            yield tuple(leaf.drive for leaf in top.leaves if leaf.drive)
+
+
+def scanning(snapshot: HostSnapshot) -> frozenset[str]:
+    """Keys of the drives whose pool scrubs, resilvers or rebuilds now."""
+    found: set[str] = set()
+    for pool in snapshot.pools:
+        if pool.scan is not None and pool.scan.state is ScanState.RUNNING:
+            found.update(pool.member_drives())
+    return frozenset(found)
+
+
+def candidates(snapshot: HostSnapshot, book: Book, now: float) -> list[Candidate]:
+    """Every drive as the schedule sees it: its last tests from the book or its own log."""
+    bays = {s.drive: s.bay for s in snapshot.slots if s.drive is not None}
+    busy = scanning(snapshot)
+    found = []
+    for drive in snapshot.drives:
+        page = book.get(drive.key)
+        log_short, log_long = log_times(drive, now)
+        found.append(
+            Candidate(
+                drive.key,
+                drive.dev,
+                drive.identity.model,
+                bays.get(drive.key),
+                drive.power,
+                _latest(page.last_short if page else None, log_short),
+                _latest(page.last_long if page else None, log_long),
+                page is not None and page.running is not None,
+                drive.key in busy,
+            )
+        )
+    return found
+
+
+def _latest(a: float | None, b: float | None) -> float | None:
+    return max((t for t in (a, b) if t is not None), default=None)
+
+
+def schedule(
+    snapshot: HostSnapshot, book: Book, policy: SelftestPolicy, now: float
+) -> tuple[Decision, ...]:
+    """What the schedule says of every drive now."""
+    return plan(candidates(snapshot, book, now), list(vdev_groups(snapshot)), policy, now)
+
+
+def _result(drive: Drive, run: Run, line: str, now: float) -> Result:
+    newest = drive.self_tests[0] if drive.self_tests else None
+    if newest is not None and newest.passed is not None:
+        return Result(run.kind, newest.status, newest.passed, now)
+    lowered = line.lower()
+    passed = True if "without error" in lowered else None
+    if "fail" in lowered:
+        passed = False
+    return Result(run.kind, line or "ended (no result read)", passed, now)
+
+
+def failed_notice(host: str, drive: Drive, result: Result) -> Notice:
+    """The one-off notice of a newly failed self-test."""
+    message = f"{result.kind.value} self-test failed on {drive.label}: {result.status}"
+    alert = Alert(
+        f"{EVENT_KEY}:{drive.key}", Health.CRITICAL, Subject.DRIVE, drive.dev, message, result.at
+    )
+    return Notice(NoticeKind.EVENT, dataclasses.replace(alert, host=host), result.at)
+
+
+async def follow(snapshot: HostSnapshot, book: Book, tester: Tester, now: float) -> Outcome:
+    """Read the progress of every running test; record the ended ones."""
+    out = Outcome(dict(book))
+    drives = {d.key: d for d in snapshot.drives}
+    for key, page in book.items():
+        run, drive = page.running, drives.get(key)
+        if run is None:
+            continue
+        if drive is None or drive.power.spun_down:
+            if now - run.started_at > GIVE_UP_S:
+                out.book[key] = dataclasses.replace(page, running=None, note="no end seen")
+            continue
+        progress = await tester.progress(drive, run, now)
+        if progress.running is False:
+            result = _result(drive, run, progress.line, now)
+            out.book[key] = finished(page, result)
+            out.lines.append(f"self-test {run.kind.value} on {drive.dev} ended: {result.status}")
+            if result.passed is False:
+                out.notices.append(failed_notice(snapshot.host, drive, result))
+        elif progress.running:
+            left = progress.remaining_percent
+            out.book[key] = dataclasses.replace(
+                page, running=dataclasses.replace(run, remaining_percent=left, read_at=now)
+            )
+        elif now - run.started_at > GIVE_UP_S:
+            out.book[key] = dataclasses.replace(page, running=None, note="no end seen")
+    return out
+
+
+async def start(
+    book: Book, drive: Drive, kind: TestKind, tester: Tester, now: float
+) -> tuple[Book, str]:
+    """Start `kind` on `drive` and record what happened; returns the book and one line."""
+    answer = await tester.start(drive, kind)
+    page = book.get(drive.key) or DriveTests(drive.key, drive.dev)
+    page = dataclasses.replace(page, dev=drive.dev)
+    if answer.outcome is StartOutcome.STARTED:
+        page = dataclasses.replace(page, running=Run(kind, now), note=None)
+        line = f"{kind.value} self-test started on {drive.dev}"
+    elif answer.outcome is StartOutcome.BUSY:
+        page = dataclasses.replace(page, running=Run(kind, now), note=answer.line)
+        line = f"{drive.dev}: a self-test already runs ({answer.line})"
+    elif answer.outcome is StartOutcome.ASLEEP:
+        page = dataclasses.replace(page, note="asleep: tried again later")
+        line = f"{drive.dev} is asleep: {kind.value} self-test tried again later"
+    else:
+        page = dataclasses.replace(page, note=answer.line)
+        line = f"{drive.dev}: {kind.value} self-test not started: {answer.line}"
+    return {**book, drive.key: page}, line
+
+
+async def follow_and_start(
+    snapshot: HostSnapshot, book: Book, tester: Tester, policy: SelftestPolicy, now: float
+) -> Outcome:
+    """One cycle: follow the running tests, then start the due ones (see the module doc)."""
+    out = await follow(snapshot, book, tester, now)
+    drives = {d.key: d for d in snapshot.drives}
+    for decision in schedule(snapshot, out.book, policy, now):
+        if decision.start is None:
+            continue
+        out.book, line = await start(out.book, drives[decision.key], decision.start, tester, now)
+        out.lines.append(line)
+    return out
