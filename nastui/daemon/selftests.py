@@ -24,15 +24,28 @@ from nastui.sim.selftestsim import SimTester
 
 GIVE_UP_S = 2 * 86400.0  # a test not seen ending in two days is forgotten (power loss, reset)
 EVENT_KEY = "selftest-failed"
+RECORD_KEY = "selftest"
 
 
 @dataclass
 class Outcome:
-    """A cycle's result: the new book, notices to send and lines for the log."""
+    """A cycle's result: the new book, notices to send and lines for the log (each line is
+    also a record for the history's alert log, not sent)."""
 
     book: Book
     notices: list[Notice] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
+
+    def records(self, host: str, now: float) -> list[Notice]:
+        """The lines as OK EVENT notices for the history (`nastui alert log`), not sent."""
+        return [
+            Notice(
+                NoticeKind.EVENT,
+                Alert(RECORD_KEY, Health.OK, Subject.DRIVE, line.split()[0], line, now, host=host),
+                now,
+            )
+            for line in self.lines
+        ]
 
 
 def tester_for(backend: object, timeout: float = 20.0) -> Tester:
@@ -130,7 +143,7 @@ async def follow(snapshot: HostSnapshot, book: Book, tester: Tester, now: float)
         if progress.running is False:
             result = _result(drive, run, progress.line, now)
             out.book[key] = finished(page, result)
-            out.lines.append(f"self-test {run.kind.value} on {drive.dev} ended: {result.status}")
+            out.lines.append(f"{drive.dev}: {run.kind.value} self-test ended: {result.status}")
             if result.passed is False:
                 out.notices.append(failed_notice(snapshot.host, drive, result))
         elif progress.running:
@@ -152,13 +165,13 @@ async def start(
     page = dataclasses.replace(page, dev=drive.dev)
     if answer.outcome is StartOutcome.STARTED:
         page = dataclasses.replace(page, running=Run(kind, now), note=None)
-        line = f"{kind.value} self-test started on {drive.dev}"
+        line = f"{drive.dev}: {kind.value} self-test started"
     elif answer.outcome is StartOutcome.BUSY:
         page = dataclasses.replace(page, running=Run(kind, now), note=answer.line)
         line = f"{drive.dev}: a self-test already runs ({answer.line})"
     elif answer.outcome is StartOutcome.ASLEEP:
         page = dataclasses.replace(page, note="asleep: tried again later")
-        line = f"{drive.dev} is asleep: {kind.value} self-test tried again later"
+        line = f"{drive.dev}: asleep, {kind.value} self-test tried again later"
     else:
         page = dataclasses.replace(page, note=answer.line)
         line = f"{drive.dev}: {kind.value} self-test not started: {answer.line}"
