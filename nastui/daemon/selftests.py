@@ -17,7 +17,7 @@ from nastui.collectors.runner import run as run_command
 from nastui.control.selftest import SmartctlTester, Tester
 from nastui.core.selftest_book import Book, DriveTests, Result, Run, finished, log_times
 from nastui.core.selftest_plan import Candidate, Decision, SelftestPolicy, TestKind, plan
-from nastui.core.selftest_text import StartOutcome
+from nastui.core.selftest_text import StartAnswer, StartOutcome
 from nastui.model import Alert, Drive, Health, HostSnapshot, Notice, NoticeKind, ScanState, Subject
 from nastui.sim.backend import SimBackend
 from nastui.sim.selftestsim import SimTester
@@ -158,8 +158,9 @@ async def follow(snapshot: HostSnapshot, book: Book, tester: Tester, now: float)
 
 async def start(
     book: Book, drive: Drive, kind: TestKind, tester: Tester, now: float
-) -> tuple[Book, str]:
-    """Start `kind` on `drive` and record what happened; returns the book and one line."""
+) -> tuple[Book, StartAnswer, str]:
+    """Start `kind` on `drive` and record what happened; returns the book, smartctl's answer
+    and one line for the log."""
     answer = await tester.start(drive, kind)
     page = book.get(drive.key) or DriveTests(drive.key, drive.dev)
     page = dataclasses.replace(page, dev=drive.dev)
@@ -175,7 +176,7 @@ async def start(
     else:
         page = dataclasses.replace(page, note=answer.line)
         line = f"{drive.dev}: {kind.value} self-test not started: {answer.line}"
-    return {**book, drive.key: page}, line
+    return {**book, drive.key: page}, answer, line
 
 
 async def follow_and_start(
@@ -187,6 +188,6 @@ async def follow_and_start(
     for decision in schedule(snapshot, out.book, policy, now):
         if decision.start is None:
             continue
-        out.book, line = await start(out.book, drives[decision.key], decision.start, tester, now)
+        out.book, _, line = await start(out.book, drives[decision.key], decision.start, tester, now)
         out.lines.append(line)
     return out
