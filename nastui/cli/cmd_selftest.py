@@ -22,7 +22,7 @@ from nastui.cli.cmd_smart import find_drive
 from nastui.cli.command import poll_once, write_json
 from nastui.control.selftest import load_book, save_book
 from nastui.control.statefile import StateError
-from nastui.core.selftest_plan import TestKind
+from nastui.core.selftest_plan import SelftestKind
 from nastui.core.selftest_text import StartOutcome
 from nastui.core.selftest_view import decision_json, decision_line, page_json, page_lines
 from nastui.daemon.selftests import follow, schedule, start, tester_for
@@ -63,7 +63,7 @@ def _start(args: argparse.Namespace, session: Session, snap: HostSnapshot, out: 
         print(f"nastui: no drive {args.drive!r} (drives: {devs})", file=sys.stderr)
         return exits.EX_USAGE
     directory = session.writable_state_dir()
-    kind = TestKind.LONG if args.long else TestKind.SHORT
+    kind = SelftestKind.LONG if args.long else SelftestKind.SHORT
     tester = tester_for(session.backend, session.config.poll.command_timeout_s)
     book, answer, _ = asyncio.run(
         start(load_book(directory), drive, kind, tester, session.clock.now())

@@ -20,7 +20,7 @@ from typing import Protocol
 
 from nastui.control.statefile import read_or_empty, write_atomic
 from nastui.core.selftest_book import Book, Run, decode_book, encode_book
-from nastui.core.selftest_plan import TestKind
+from nastui.core.selftest_plan import SelftestKind
 from nastui.core.selftest_text import (
     UNKNOWN_PROGRESS,
     Progress,
@@ -56,7 +56,7 @@ class Runner(Protocol):
 class Tester(Protocol):
     """Something that starts self-tests and reads their progress (smartctl, the simulator)."""
 
-    async def start(self, drive: Drive, kind: TestKind) -> StartAnswer:
+    async def start(self, drive: Drive, kind: SelftestKind) -> StartAnswer:
         """Start `kind` on `drive`; never raises for a tool failure."""
         ...
 
@@ -76,7 +76,7 @@ def checked_dev(dev: str) -> str:
     return dev
 
 
-def start_argv(dev: str, kind: TestKind) -> tuple[str, ...]:
+def start_argv(dev: str, kind: SelftestKind) -> tuple[str, ...]:
     """smartctl's command line starting `kind` on `dev` without waking it."""
     return ("smartctl", "-n", "standby", "-t", kind.value, f"/dev/{checked_dev(dev)}")
 
@@ -93,7 +93,7 @@ class SmartctlTester:
         self._run = run
         self._timeout = timeout
 
-    async def start(self, drive: Drive, kind: TestKind) -> StartAnswer:
+    async def start(self, drive: Drive, kind: SelftestKind) -> StartAnswer:
         """`smartctl -n standby -t KIND /dev/DEV`, and what it did."""
         try:
             argv = start_argv(drive.dev, kind)

@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from nastui.core.selftest_plan import TestKind
+from nastui.core.selftest_plan import SelftestKind
 from nastui.model import Drive
 
 BOOK_VERSION = 1
@@ -30,7 +30,7 @@ class Run:
         read_at: Unix time of that reading.
     """
 
-    kind: TestKind
+    kind: SelftestKind
     started_at: float
     remaining_percent: int | None = None
     read_at: float | None = None
@@ -40,7 +40,7 @@ class Run:
 class Result:
     """A finished test: its kind, the drive's words, pass/fail (None: aborted, unknown), when."""
 
-    kind: TestKind
+    kind: SelftestKind
     status: str
     passed: bool | None
     at: float
@@ -65,7 +65,7 @@ Book = dict[str, DriveTests]
 def finished(page: DriveTests, result: Result) -> DriveTests:
     """`page` after its running test ended with `result`."""
     page = dataclasses.replace(page, running=None, result=result, note=None)
-    if result.kind is TestKind.LONG:
+    if result.kind is SelftestKind.LONG:
         return dataclasses.replace(page, last_long=result.at)
     return dataclasses.replace(page, last_short=result.at)
 
@@ -74,13 +74,13 @@ def log_times(drive: Drive, now: float) -> tuple[float | None, float | None]:
     """When the drive's own log says its last short and long tests ran (from power-on hours:
     approximate, and None where the log has none or cannot be placed)."""
     hours = drive.power_on_hours
-    found: dict[TestKind, float] = {}
+    found: dict[SelftestKind, float] = {}
     for test in drive.self_tests:
         if hours is None or test.lifetime_hours is None or not hours - test.lifetime_hours >= 0:
             continue
-        kind = TestKind.LONG if _is_long(test.kind) else TestKind.SHORT
+        kind = SelftestKind.LONG if _is_long(test.kind) else SelftestKind.SHORT
         found.setdefault(kind, now - (hours - test.lifetime_hours) * HOUR_S)
-    return found.get(TestKind.SHORT), found.get(TestKind.LONG)
+    return found.get(SelftestKind.SHORT), found.get(SelftestKind.LONG)
 
 
 def _is_long(kind: str) -> bool:
@@ -100,7 +100,7 @@ def _run(item: object) -> Run | None:
         return None
     left = item.get("remaining_percent")
     left = left if isinstance(left, int) and 0 <= left <= 100 else None
-    return Run(TestKind(item["kind"]), started, left, _float(item.get("read_at")))
+    return Run(SelftestKind(item["kind"]), started, left, _float(item.get("read_at")))
 
 
 def _result(item: object) -> Result | None:
@@ -110,7 +110,7 @@ def _result(item: object) -> Result | None:
     passed = item.get("passed")
     if at is None or not isinstance(passed, bool | None):
         return None
-    return Result(TestKind(item["kind"]), str(item.get("status", ""))[:200], passed, at)
+    return Result(SelftestKind(item["kind"]), str(item.get("status", ""))[:200], passed, at)
 
 
 def _page(key: str, item: Any) -> DriveTests | None:

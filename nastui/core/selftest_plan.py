@@ -30,7 +30,7 @@ DAY_S = 86400.0
 DUE_SHARE = 0.75  # a test is started from 3/4 of its interval on: the last quarter is slack
 
 
-class TestKind(StrEnum):
+class SelftestKind(StrEnum):
     """A self-test as `smartctl -t` names it."""
 
     SHORT = "short"
@@ -100,7 +100,7 @@ class Decision:
 
     key: str
     dev: str
-    start: TestKind | None
+    start: SelftestKind | None
     reason: str
     short_due: float | None = None
     long_due: float | None = None
@@ -120,16 +120,16 @@ def _urgency(last: float | None, days: float, now: float) -> float:
     return (now - last - DUE_SHARE * days * DAY_S) / slack
 
 
-def _wanted(c: Candidate, policy: SelftestPolicy, now: float) -> tuple[TestKind, float] | None:
+def _wanted(c: Candidate, policy: SelftestPolicy, now: float) -> tuple[SelftestKind, float] | None:
     """The test `c` is due for and its urgency; the long one when both are due."""
     last_short = max((t for t in (c.last_short, c.last_long) if t is not None), default=None)
-    found: list[tuple[TestKind, float]] = []
+    found: list[tuple[SelftestKind, float]] = []
     long_due = _due(c.last_long, policy.long_days)
     if long_due is not None and now >= long_due:
-        found.append((TestKind.LONG, _urgency(c.last_long, policy.long_days, now)))
+        found.append((SelftestKind.LONG, _urgency(c.last_long, policy.long_days, now)))
     short_due = _due(last_short, policy.short_days)
     if short_due is not None and now >= short_due and not found:
-        found.append((TestKind.SHORT, _urgency(last_short, policy.short_days, now)))
+        found.append((SelftestKind.SHORT, _urgency(last_short, policy.short_days, now)))
     return found[0] if found else None
 
 
@@ -186,7 +186,7 @@ def plan(
     running = sum(1 for c in drives if c.running)
     wanted = {c.key: _wanted(c, policy, now) for c in drives}
     order = sorted(drives, key=lambda c: -(w[1] if (w := wanted[c.key]) else -1e18))
-    chosen: dict[str, str | TestKind] = {}
+    chosen: dict[str, str | SelftestKind] = {}
     for c in order:
         held = _held(c, policy)
         want = wanted[c.key]
@@ -205,10 +205,10 @@ def plan(
     return tuple(_decision(c, chosen[c.key], policy) for c in drives)
 
 
-def _decision(c: Candidate, chose: str | TestKind, policy: SelftestPolicy) -> Decision:
+def _decision(c: Candidate, chose: str | SelftestKind, policy: SelftestPolicy) -> Decision:
     last_short = max((t for t in (c.last_short, c.last_long) if t is not None), default=None)
     short_due = _due(last_short, policy.short_days)
     long_due = _due(c.last_long, policy.long_days)
-    if isinstance(chose, TestKind):
+    if isinstance(chose, SelftestKind):
         return Decision(c.key, c.dev, chose, f"{chose.value} due", short_due, long_due)
     return Decision(c.key, c.dev, None, chose, short_due, long_due)

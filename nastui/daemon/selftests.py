@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from nastui.collectors.runner import run as run_command
 from nastui.control.selftest import SmartctlTester, Tester
 from nastui.core.selftest_book import Book, DriveTests, Result, Run, finished, log_times
-from nastui.core.selftest_plan import Candidate, Decision, SelftestPolicy, TestKind, plan
+from nastui.core.selftest_plan import Candidate, Decision, SelftestPolicy, SelftestKind, plan
 from nastui.core.selftest_text import StartAnswer, StartOutcome
 from nastui.model import Alert, Drive, Health, HostSnapshot, Notice, NoticeKind, ScanState, Subject
 from nastui.sim.backend import SimBackend
@@ -157,7 +157,7 @@ async def follow(snapshot: HostSnapshot, book: Book, tester: Tester, now: float)
 
 
 async def start(
-    book: Book, drive: Drive, kind: TestKind, tester: Tester, now: float
+    book: Book, drive: Drive, kind: SelftestKind, tester: Tester, now: float
 ) -> tuple[Book, StartAnswer, str]:
     """Start `kind` on `drive` and record what happened; returns the book, smartctl's answer
     and one line for the log."""

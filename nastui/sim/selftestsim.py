@@ -9,7 +9,7 @@ log would: failed on a drive whose last logged test failed, passed otherwise.
 from __future__ import annotations
 
 from nastui.core.selftest_book import Run
-from nastui.core.selftest_plan import TestKind
+from nastui.core.selftest_plan import SelftestKind
 from nastui.core.selftest_text import Progress, StartAnswer, StartOutcome
 from nastui.model import Drive, DriveClass, Transport
 
@@ -18,9 +18,9 @@ FLASH_LONG_S = 600.0
 HDD_LONG_S_PER_GB = 6.0
 
 
-def duration_s(drive: Drive, kind: TestKind) -> float:
+def duration_s(drive: Drive, kind: SelftestKind) -> float:
     """How long `kind` takes on `drive` in the simulator."""
-    if kind is TestKind.SHORT:
+    if kind is SelftestKind.SHORT:
         return SHORT_S
     flash = drive.identity.drive_class is not DriveClass.HDD
     size = drive.identity.capacity_bytes or 4 * 10**12
@@ -35,7 +35,7 @@ def failing(drive: Drive) -> bool:
 class SimTester:
     """The simulator's drives' self-tests."""
 
-    async def start(self, drive: Drive, kind: TestKind) -> StartAnswer:
+    async def start(self, drive: Drive, kind: SelftestKind) -> StartAnswer:
         """Start `kind` unless the drive sleeps (then nothing is done, as on a real drive)."""
         if drive.power.spun_down:
             return StartAnswer(StartOutcome.ASLEEP, "Device is in STANDBY mode, exit(2)")
