@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from nastui.collectors.runner import run as run_command
 from nastui.control.selftest import SmartctlTester, Tester
 from nastui.core.selftest_book import Book, DriveTests, Result, Run, finished, log_times
-from nastui.core.selftest_plan import Candidate, Decision, SelftestPolicy, SelftestKind, plan
+from nastui.core.selftest_plan import Candidate, Decision, SelftestKind, SelftestPolicy, plan
 from nastui.core.selftest_text import StartAnswer, StartOutcome
 from nastui.model import Alert, Drive, Health, HostSnapshot, Notice, NoticeKind, ScanState, Subject
 from nastui.sim.backend import SimBackend
