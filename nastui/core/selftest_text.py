@@ -27,6 +27,10 @@ _BUSY = re.compile(r"^Can't start self-test without aborting current test.*$", r
 _ATA_STATUS = re.compile(r"^Self-test execution status:\s+\(\s*(?P<code>\d+)\)\s*(?P<text>.*)$")
 # Sample:                                         30% of test remaining.
 _ATA_REMAINING = re.compile(r"^\s*(?P<percent>\d{1,3})% of test remaining")
+# Sample: # 1  Extended offline    Completed: read failure       90%     30649         293776
+_ATA_LOG_ROW = re.compile(
+    r"^#\s*1\s+(?P<kind>\S.*?)\s{2,}(?P<status>\S.*?)\s+(?P<left>\d{1,3})%\s+(?:\d+|-)\s+\S+\s*$"
+)
 # Sample: Self-test status: Extended self-test in progress (28% completed)
 _NVME_STATUS = re.compile(r"^Self-test status:\s+(?P<text>.*?)\s*$")
 # Sample: (28% completed)
@@ -58,11 +62,14 @@ class Progress:
         running: a test runs now (None: the report does not say).
         remaining_percent: how much of it is left, when running and known.
         line: the drive's own words ("Self-test routine in progress...").
+        passed: how the last test ended, when the report says (ATA's status code does: 0
+            passed, 1-2 aborted or interrupted (None), 3-8 a failure); None otherwise.
     """
 
     running: bool | None
     remaining_percent: int | None = None
     line: str = ""
+    passed: bool | None = None
 
 
 UNKNOWN_PROGRESS = Progress(None)
@@ -84,6 +91,27 @@ def start_answer(returncode: int | None, stdout: str, stderr: str = "") -> Start
     return StartAnswer(StartOutcome.FAILED, _last_line(stderr or stdout))
 
 
+def log_verdict(status: str) -> bool | None:
+    """A self-test log status as pass (True), fail (False) or neither (aborted, running)."""
+    words = status.strip().lower()
+    if words.startswith("completed without error"):
+        return True
+    if words.startswith(("aborted", "interrupted", "self-test routine in progress")):
+        return None
+    if words.startswith("completed") or "fail" in words or "error" in words:
+        return False
+    return None
+
+
+def _newest_logged(lines: list[str]) -> str | None:
+    """The newest entry's status in the ATA self-test log of the same report."""
+    for line in lines:
+        match = _ATA_LOG_ROW.match(line.strip())
+        if match is not None:
+            return match["status"]
+    return None
+
+
 def _ata_progress(lines: list[str]) -> Progress | None:
     for i, line in enumerate(lines):
         match = _ATA_STATUS.match(line.strip())
@@ -91,13 +119,17 @@ def _ata_progress(lines: list[str]) -> Progress | None:
             continue
         code = int(match["code"])
         text = match["text"].strip()
-        running = code >> 4 == 0x0F  # status 15 in the high nibble: in progress
-        remaining = None
-        if running:
+        status = code >> 4  # ATA: the high nibble is the status, 15 "in progress"
+        if status == 0x0F:
             follow = lines[i + 1] if i + 1 < len(lines) else ""
             found = _ATA_REMAINING.match(follow)
             remaining = int(found["percent"]) if found else (code & 0x0F) * 10
-        return Progress(running, remaining, text)
+            return Progress(True, remaining, text)
+        logged = _newest_logged(lines)
+        if logged is not None:  # the log names the test; the status byte can disagree with it
+            return Progress(False, None, logged, log_verdict(logged))
+        passed = True if status == 0 else (False if 3 <= status <= 8 else None)
+        return Progress(False, None, text, passed)
     return None
 
 
@@ -136,7 +168,9 @@ def json_progress(text: str) -> Progress:
         remaining = ata.get("remaining_percent")
         running = isinstance(value, int) and value >> 4 == 0x0F
         left = remaining if isinstance(remaining, int) else None
-        return Progress(running, left if running else None, str(ata.get("string", "")))
+        passed = ata.get("passed")
+        verdict = passed if isinstance(passed, bool) and not running else None
+        return Progress(running, left if running else None, str(ata.get("string", "")), verdict)
     nvme = _dict(data.get("nvme_self_test_log"))
     if nvme:
         operation = _dict(nvme.get("current_self_test_operation"))

@@ -17,7 +17,7 @@ from nastui.collectors.runner import run as run_command
 from nastui.control.selftest import SmartctlTester, Tester
 from nastui.core.selftest_book import Book, DriveTests, Result, Run, finished, log_times
 from nastui.core.selftest_plan import Candidate, Decision, SelftestKind, SelftestPolicy, plan
-from nastui.core.selftest_text import StartAnswer, StartOutcome
+from nastui.core.selftest_text import Progress, StartAnswer, StartOutcome
 from nastui.model import Alert, Drive, Health, HostSnapshot, Notice, NoticeKind, ScanState, Subject
 from nastui.sim.backend import SimBackend
 from nastui.sim.selftestsim import SimTester
@@ -107,15 +107,17 @@ def schedule(
     return plan(candidates(snapshot, book, now), list(vdev_groups(snapshot)), policy, now)
 
 
-def _result(drive: Drive, run: Run, line: str, now: float) -> Result:
+def _result(drive: Drive, run: Run, progress: Progress, now: float) -> Result:
+    """How the test ended: the report's own verdict (ATA's status code, the simulator), else
+    the drive's newest log entry when SMART was read after the test started (an older read
+    would show the previous test), else unknown."""
+    if progress.passed is not None:
+        return Result(run.kind, progress.line, progress.passed, now)
     newest = drive.self_tests[0] if drive.self_tests else None
-    if newest is not None and newest.passed is not None:
+    fresh = drive.smart_read_at is not None and drive.smart_read_at > run.started_at
+    if newest is not None and newest.passed is not None and fresh:
         return Result(run.kind, newest.status, newest.passed, now)
-    lowered = line.lower()
-    passed = True if "without error" in lowered else None
-    if "fail" in lowered:
-        passed = False
-    return Result(run.kind, line or "ended (no result read)", passed, now)
+    return Result(run.kind, progress.line or "ended (no result read)", None, now)
 
 
 def failed_notice(host: str, drive: Drive, result: Result) -> Notice:
@@ -141,7 +143,7 @@ async def follow(snapshot: HostSnapshot, book: Book, tester: Tester, now: float)
             continue
         progress = await tester.progress(drive, run, now)
         if progress.running is False:
-            result = _result(drive, run, progress.line, now)
+            result = _result(drive, run, progress, now)
             out.book[key] = finished(page, result)
             out.lines.append(f"{drive.dev}: {run.kind.value} self-test ended: {result.status}")
             if result.passed is False:

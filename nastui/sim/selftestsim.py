@@ -51,5 +51,5 @@ class SimTester:
             left = min(99, max(1, round(100 * (1 - spent / total) / 10) * 10))
             return Progress(True, left, "Self-test routine in progress...")
         if failing(drive):
-            return Progress(False, None, "Completed: read failure")
-        return Progress(False, None, "Completed without error")
+            return Progress(False, None, "Completed: read failure", passed=False)
+        return Progress(False, None, "Completed without error", passed=True)

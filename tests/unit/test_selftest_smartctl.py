@@ -22,6 +22,7 @@ from nastui.core.selftest_plan import SelftestKind, SelftestPolicy
 from nastui.core.selftest_text import (
     StartOutcome,
     json_progress,
+    log_verdict,
     start_answer,
     text_progress,
 )
@@ -89,11 +90,24 @@ def test_progress_from_text_and_json() -> None:
     assert (nvme.running, nvme.remaining_percent) == (True, 72)
     done = text_progress(FAILED.read_text(encoding="utf-8"))
     assert (done.running, done.remaining_percent) == (False, None)
+    # its status byte says "completed" (0) while its log's newest entry is a read failure:
+    # the log, which names the test, wins
+    assert (done.passed, done.line) == (False, "Completed: read failure")
     assert text_progress(STANDBY_TEXT).running is None  # asleep: unknown, asked again later
     js = json_progress(text("in-progress-ata-10pct.json"))
     assert (js.running, js.remaining_percent) == (True, 10)
+    assert js.passed is None
     idle = json_progress(text("nvme-idle.json"))
     assert idle.running is False
+
+
+def test_log_words() -> None:
+    assert log_verdict("Completed without error") is True
+    assert log_verdict("Completed: read failure") is False
+    assert log_verdict("Completed: unknown failure") is False
+    assert log_verdict("Aborted by host") is None
+    assert log_verdict("Interrupted (host reset)") is None
+    assert log_verdict("Self-test routine in progress") is None
 
 
 def test_book_round_trip_and_damage() -> None:
