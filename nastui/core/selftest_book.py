@@ -57,6 +57,7 @@ class DriveTests:
     running: Run | None = None
     result: Result | None = None
     note: str | None = None  # the last start that did not happen, and why
+    note_at: float | None = None  # when: no new start on the drive for a while after it
 
 
 Book = dict[str, DriveTests]
@@ -125,6 +126,7 @@ def _page(key: str, item: Any) -> DriveTests | None:
         _run(item.get("running")),
         _result(item.get("result")),
         note[:200] if isinstance(note, str) else None,
+        _float(item.get("note_at")),
     )
 
 

@@ -72,6 +72,7 @@ class Candidate:
         last_long: Unix time of the last long test, None when never seen.
         running: a test is running on it now.
         scanning: its pool scrubs or resilvers now.
+        retry_at: a start that did not happen (asleep, refused) is not tried before this time.
     """
 
     key: str
@@ -83,6 +84,7 @@ class Candidate:
     last_long: float | None = None
     running: bool = False
     scanning: bool = False
+    retry_at: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +144,7 @@ def _opted_out(c: Candidate, policy: SelftestPolicy) -> str | None:
     return None
 
 
-def _held(c: Candidate, policy: SelftestPolicy) -> str | None:
+def _held(c: Candidate, policy: SelftestPolicy, now: float) -> str | None:
     """Why `c` cannot start a test now, whatever is due."""
     if not policy.enabled:
         return "self-tests are off ([selftest] enabled = false)"
@@ -155,6 +157,8 @@ def _held(c: Candidate, policy: SelftestPolicy) -> str | None:
         return f"asleep ({c.power.value}): never woken for a test, tried again when awake"
     if c.scanning:
         return "its pool scrubs or resilvers: tested after the scan"
+    if c.retry_at is not None and now < c.retry_at:
+        return f"the last start did not happen: tried again in {(c.retry_at - now) / 60:.0f} min"
     return None
 
 
@@ -188,7 +192,7 @@ def plan(
     order = sorted(drives, key=lambda c: -(w[1] if (w := wanted[c.key]) else -1e18))
     chosen: dict[str, str | SelftestKind] = {}
     for c in order:
-        held = _held(c, policy)
+        held = _held(c, policy, now)
         want = wanted[c.key]
         if held is not None:
             chosen[c.key] = held

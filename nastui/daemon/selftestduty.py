@@ -37,7 +37,8 @@ class SelftestDuty:
             return None
         if not policy.enabled and not any(p.running for p in book.values()):
             return None
-        out = await follow_and_start(snapshot, book, self.tester, policy, now)
+        every = self.session.config.poll.smart_s  # progress read as often as SMART data
+        out = await follow_and_start(snapshot, book, self.tester, policy, now, every_s=every)
         if out.book != book:
             try:
                 save_book(state_dir, out.book)

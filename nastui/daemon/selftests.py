@@ -23,6 +23,7 @@ from nastui.sim.backend import SimBackend
 from nastui.sim.selftestsim import SimTester
 
 GIVE_UP_S = 2 * 86400.0  # a test not seen ending in two days is forgotten (power loss, reset)
+RETRY_S = 3600.0  # a start that did not happen (asleep, refused) is tried again an hour later
 EVENT_KEY = "selftest-failed"
 RECORD_KEY = "selftest"
 
@@ -91,6 +92,7 @@ def candidates(snapshot: HostSnapshot, book: Book, now: float) -> list[Candidate
                 _latest(page.last_long if page else None, log_long),
                 page is not None and page.running is not None,
                 drive.key in busy,
+                page.note_at + RETRY_S if page is not None and page.note_at is not None else None,
             )
         )
     return found
@@ -129,13 +131,18 @@ def failed_notice(host: str, drive: Drive, result: Result) -> Notice:
     return Notice(NoticeKind.EVENT, dataclasses.replace(alert, host=host), result.at)
 
 
-async def follow(snapshot: HostSnapshot, book: Book, tester: Tester, now: float) -> Outcome:
-    """Read the progress of every running test; record the ended ones."""
+async def follow(
+    snapshot: HostSnapshot, book: Book, tester: Tester, now: float, *, every_s: float = 0.0
+) -> Outcome:
+    """Read the progress of every running test (not more often than `every_s` each); record
+    the ended ones."""
     out = Outcome(dict(book))
     drives = {d.key: d for d in snapshot.drives}
     for key, page in book.items():
         run, drive = page.running, drives.get(key)
         if run is None:
+            continue
+        if run.read_at is not None and now - run.read_at < every_s:
             continue
         if drive is None or drive.power.spun_down:
             if now - run.started_at > GIVE_UP_S:
@@ -167,25 +174,32 @@ async def start(
     page = book.get(drive.key) or DriveTests(drive.key, drive.dev)
     page = dataclasses.replace(page, dev=drive.dev)
     if answer.outcome is StartOutcome.STARTED:
-        page = dataclasses.replace(page, running=Run(kind, now), note=None)
+        page = dataclasses.replace(page, running=Run(kind, now), note=None, note_at=None)
         line = f"{drive.dev}: {kind.value} self-test started"
     elif answer.outcome is StartOutcome.BUSY:
-        page = dataclasses.replace(page, running=Run(kind, now), note=answer.line)
+        page = dataclasses.replace(page, running=Run(kind, now), note=answer.line, note_at=None)
         line = f"{drive.dev}: a self-test already runs ({answer.line})"
     elif answer.outcome is StartOutcome.ASLEEP:
-        page = dataclasses.replace(page, note="asleep: tried again later")
+        page = dataclasses.replace(page, note="asleep: tried again later", note_at=now)
         line = f"{drive.dev}: asleep, {kind.value} self-test tried again later"
     else:
-        page = dataclasses.replace(page, note=answer.line)
+        page = dataclasses.replace(page, note=answer.line, note_at=now)
         line = f"{drive.dev}: {kind.value} self-test not started: {answer.line}"
     return {**book, drive.key: page}, answer, line
 
 
 async def follow_and_start(
-    snapshot: HostSnapshot, book: Book, tester: Tester, policy: SelftestPolicy, now: float
+    snapshot: HostSnapshot,
+    book: Book,
+    tester: Tester,
+    policy: SelftestPolicy,
+    now: float,
+    *,
+    every_s: float = 0.0,
 ) -> Outcome:
-    """One cycle: follow the running tests, then start the due ones (see the module doc)."""
-    out = await follow(snapshot, book, tester, now)
+    """One cycle: follow the running tests (each read at most every `every_s`), then start the
+    due ones (see the module doc)."""
+    out = await follow(snapshot, book, tester, now, every_s=every_s)
     drives = {d.key: d for d in snapshot.drives}
     for decision in schedule(snapshot, out.book, policy, now):
         if decision.start is None:

@@ -44,6 +44,7 @@ def boxes(draw: st.DrawFn) -> tuple[list[Candidate], list[list[str]]]:
                     last_long=draw(LAST),
                     running=draw(st.booleans()),
                     scanning=draw(st.booleans()),
+                    retry_at=draw(st.one_of(st.none(), st.floats(NOW - DAY_S, NOW + DAY_S))),
                 )
             )
     return drives, groups
@@ -72,6 +73,7 @@ def test_every_rule_holds_in_one_cycle(
         assert not drive.power.spun_down, "a sleeping drive is never woken"
         assert not drive.scanning, "never during a scrub or resilver of its pool"
         assert not drive.running
+        assert drive.retry_at is None or drive.retry_at <= NOW, "a failed start waits"
     for group in groups:
         testing = [k for k in group if by_key[k].running]
         testing += [d.key for d in started if d.key in group]

@@ -211,3 +211,17 @@ def test_a_new_failure_is_one_event_and_kept(box: SmartBox, tmp_path: Path) -> N
     save_book(tmp_path, out.book)
     later = asyncio.run(follow(snapshot(sda), load_book(tmp_path), SmartctlTester(run), NOW))
     assert later.notices == [], "sent once: the ended test is not followed again"
+
+
+def test_a_drive_found_asleep_is_tried_again_an_hour_later(box: SmartBox) -> None:
+    sdc = drive("sdc", "C", power=PowerState.ACTIVE)  # the snapshot is older than its sleep
+    tester, policy = SmartctlTester(run, timeout=10), SelftestPolicy()
+    first = asyncio.run(follow_and_start(snapshot(sdc), {}, tester, policy, NOW))
+    assert first.book["C"].running is None and first.book["C"].note_at == NOW
+    assert first.lines == ["sdc: asleep, long self-test tried again later"]
+    calls = len(box.calls())
+    again = asyncio.run(follow_and_start(snapshot(sdc), first.book, tester, policy, NOW + 600))
+    assert len(box.calls()) == calls and again.lines == []
+    later = asyncio.run(follow_and_start(snapshot(sdc), first.book, tester, policy, NOW + 3601))
+    assert len(box.calls()) == calls + 1 and later.lines
+    assert box.woken() == []
