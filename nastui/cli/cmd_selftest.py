@@ -2,7 +2,8 @@
 
 - `start DRIVE [--long]` starts a short (or long) self-test on a drive named by bay, serial,
   device name or /dev path, through `smartctl -n standby -t` (the simulator's on the demo). A
-  sleeping drive is never woken: exit 1, try again when it is awake. The start is kept in the
+  sleeping drive is never woken: exit 1, try again when it is awake; a drive already testing
+  is left to finish (exit 69). The start is kept in the
   state directory's `selftests.json`, which the daemon follows. Exit 0 started, 1 asleep,
   64 no such drive, 69 smartctl refused or is missing, 73 the book cannot be written.
 - `status [--json]` reads the progress of running tests now and shows each drive's last result.
@@ -24,7 +25,13 @@ from nastui.control.selftest import load_book, save_book
 from nastui.control.statefile import StateError
 from nastui.core.selftest_plan import SelftestKind
 from nastui.core.selftest_text import StartOutcome
-from nastui.core.selftest_view import decision_json, decision_line, page_json, page_lines
+from nastui.core.selftest_view import (
+    decision_json,
+    decision_line,
+    page_json,
+    page_lines,
+    running_line,
+)
 from nastui.daemon.selftests import follow, schedule, start, tester_for
 from nastui.model import HostSnapshot
 from nastui.session import Session
@@ -65,9 +72,14 @@ def _start(args: argparse.Namespace, session: Session, snap: HostSnapshot, out: 
     directory = session.writable_state_dir()
     kind = SelftestKind.LONG if args.long else SelftestKind.SHORT
     tester = tester_for(session.backend, session.config.poll.command_timeout_s)
-    book, answer, _ = asyncio.run(
-        start(load_book(directory), drive, kind, tester, session.clock.now())
-    )
+    book, now = load_book(directory), session.clock.now()
+    if drive.key in book and book[drive.key].running is not None:
+        fresh = asyncio.run(follow(snap, {drive.key: book[drive.key]}, tester, now)).book
+        if fresh[drive.key].running is not None:  # read now, not kept: the daemon records ends
+            line = running_line(fresh[drive.key], now)
+            print(f"nastui: {drive.dev}: {line} (`nastui selftest status`)", file=sys.stderr)
+            return exits.EX_UNAVAILABLE
+    book, answer, _ = asyncio.run(start(book, drive, kind, tester, now))
     save_book(directory, book)
     if answer.outcome is StartOutcome.STARTED:
         out.write(f"{drive.label}: {kind.value} self-test started ({answer.line})\n")

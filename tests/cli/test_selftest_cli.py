@@ -54,6 +54,9 @@ def test_schedule_start_status_on_the_demo(tmp_path: Path) -> None:
     text = nastui(tmp_path, "selftest", "status", "--demo")
     assert f"{dev}" in text.stdout and "long test running" in text.stdout
 
+    twice = nastui(tmp_path, "selftest", "start", dev, "--demo")
+    assert twice.returncode == 69 and "long test running" in twice.stderr
+
     after = nastui(tmp_path, "selftest", "schedule", "--demo")
     line = next(ln for ln in after.stdout.splitlines() if ln.startswith(f"{dev} "))
     assert "a self-test is running" in line
