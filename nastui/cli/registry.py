@@ -40,6 +40,11 @@ COMMANDS: tuple[Entry, ...] = (
     Entry("pools", "pools with state, scan progress, last scrub and vdev tree", "cmd_pools"),
     Entry("scrub", "start, pause or stop a pool's scrub (md: check)", "cmd_scrub"),
     Entry(
+        "selftest",
+        "SMART self-tests: start one, their progress and results, the daemon's schedule",
+        "cmd_selftest",
+    ),
+    Entry(
         "swap",
         "replace a drive: plan, prepare, watch the pull and insert, replace, follow, log",
         "cmd_swap",

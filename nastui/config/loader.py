@@ -22,6 +22,7 @@ from nastui.config.validate_chassis import read_chassis
 from nastui.config.validate_collectors import read_collectors, read_pools
 from nastui.config.validate_fans import read_fans, read_zones
 from nastui.config.validate_hosts import read_hosts
+from nastui.config.validate_selftest import read_selftest
 from nastui.config.validate_settings import read_hostname, read_poll, read_ui
 from nastui.config.validate_thresholds import read_thresholds
 from nastui.config.validate_ups import read_ups
@@ -43,6 +44,7 @@ TOP_KEYS = (
     "ui",
     "collectors",
     "pools",
+    "selftest",
 )
 CONFIG_NAME = Path("nastui") / "config.toml"
 
@@ -165,6 +167,7 @@ def parse_config(text: str, path: Path) -> Config:
         hosts=read_hosts(root, path.parent),
         ups=read_ups(root),
         ui=read_ui(root),
+        selftest=read_selftest(root),
     )
     problem = ctx.first()
     if problem is not None:

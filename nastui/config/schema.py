@@ -10,6 +10,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from nastui.config.presets import PRESETS
+from nastui.core.selftest_plan import SelftestPolicy
 from nastui.model import BayBinding, ChassisLayout, CollectorsConfig, FanZone, Thresholds
 
 
@@ -228,3 +229,4 @@ class Config:
     ups: tuple[UpsConfig, ...] = ()
     ui: UiConfig = field(default_factory=UiConfig)
     collectors: CollectorsConfig = field(default_factory=CollectorsConfig)
+    selftest: SelftestPolicy = field(default_factory=SelftestPolicy)  # [selftest]

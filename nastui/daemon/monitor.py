@@ -34,6 +34,7 @@ from nastui.daemon.delivery import Delivery, deliver
 from nastui.daemon.fanlog import Log
 from nastui.daemon.keeper import Keeper
 from nastui.daemon.metrics_http import MetricsServer
+from nastui.daemon.selftestduty import SelftestDuty
 from nastui.history.db import History
 from nastui.model import (
     Acknowledgement,
@@ -93,6 +94,7 @@ class Monitor:
         self.state = MonitorState(book=self.keeper.load_book())
         self._failure: str | None = None  # the failing cycle's error, while it lasts
         self._host = session.config.hostname or "localhost"
+        self.selftests = SelftestDuty(session, log)  # SMART self-tests (issue 16)
 
     @property
     def history(self) -> History:
@@ -162,6 +164,12 @@ class Monitor:
         extra: list[Notice] = []
         for current in snapshots:
             extra.extend(events(self.previous(current.host), current, now))
+        # SMART self-tests: a newly failed one is sent once; starts and results are recorded.
+        tests = await self.selftests.cycle(snapshot, now)
+        if tests is not None:
+            extra.extend(tests.notices)
+            if tests.lines:
+                self.keeper.log_notices(snapshot.host, tests.records(snapshot.host, now), "kept")
         deliveries = await self._tell([*notices, *extra], snapshot.host)
         delivered = all(d.delivered for d in deliveries)
         if delivered:

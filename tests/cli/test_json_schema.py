@@ -23,6 +23,8 @@ SMART = FIXTURES / "smartctl/smartctl_exporter/SEAGATE_ST373453LC_26.json"
         ["drives"],
         ["pools"],
         ["alert", "list"],
+        ["selftest", "status"],
+        ["selftest", "schedule"],
         ["smart", "explain", str(SMART)],
     ],
     ids=lambda argv: " ".join(argv[:2]).replace(str(SMART), "FILE"),

@@ -78,6 +78,7 @@ def test_example_documents_every_key() -> None:
         validate_collectors,
         validate_fans,
         validate_hosts,
+        validate_selftest,
         validate_settings,
         validate_thresholds,
     )
@@ -98,6 +99,7 @@ def test_example_documents_every_key() -> None:
         *validate_alerts.EMAIL_KEYS,
         *validate_hosts.HOST_KEYS,
         *validate_collectors.COLLECTOR_KEYS,
+        *validate_selftest.SELFTEST_KEYS,
         *validate_collectors.IGNORE_KEYS,
         *validate_collectors.POOLS_KEYS,
         *validate_collectors.POOL_KEYS,

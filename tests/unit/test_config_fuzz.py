@@ -13,7 +13,7 @@ import tomlkit
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nastui.config import Config, ConfigError, loader, parse_config, validate_ups
+from nastui.config import Config, ConfigError, loader, parse_config, validate_selftest, validate_ups
 from nastui.config import validate_alerts as alerts
 from nastui.config import validate_chassis as chassis
 from nastui.config import validate_collectors as collectors_
@@ -107,6 +107,7 @@ SECTIONS: dict[str, st.SearchStrategy[object]] = {
         table(collectors_.COLLECTOR_KEYS[:-1]), ignore=tables(collectors_.IGNORE_KEYS)
     ),
     "pools": with_tables(table(collectors_.POOLS_KEYS[:-1]), pool=tables(collectors_.POOL_KEYS)),
+    "selftest": table(validate_selftest.SELFTEST_KEYS),
     "bogus": VALUES,
 }
 DOCUMENTS = st.fixed_dictionaries({}, optional=SECTIONS)

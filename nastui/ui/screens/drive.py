@@ -12,8 +12,10 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 
 from nastui.control import acks
+from nastui.control.selftest import load_book
 from nastui.control.statefile import StateError
 from nastui.core.ack import ackable
+from nastui.core.selftest_book import DriveTests
 from nastui.history.db import HistoryError
 from nastui.history.record import CounterChange
 from nastui.model import Drive, HostSnapshot
@@ -24,6 +26,7 @@ from nastui.ui.render.drive import (
     self_tests_text,
     state_text,
 )
+from nastui.ui.render.selftest import selftest_text
 from nastui.ui.render.trend import NO_HISTORY, drive_trend_text
 from nastui.ui.screens.base import NasScreen
 from nastui.ui.screens.swap import SwapScreen
@@ -111,7 +114,17 @@ class DriveScreen(NasScreen):
         self._show_trend(panels["trend"], drive, snapshot)
         panels["counters"].show(lambda w: counters or Text(""))
         panels["attributes"].show(lambda w: attributes_text(drive, baseline, w, glyphs))
-        panels["selftests"].show(lambda w: _titled("self-test log", self_tests_text(drive)))
+        page = self._selftest_page(drive)  # SMART self-tests nastui started (issue 16)
+        log = selftest_text(page, self_tests_text(drive), self.nas.session.clock.now())
+        panels["selftests"].show(lambda w: _titled("self-test log", log))
+
+    def _selftest_page(self, drive: Drive) -> DriveTests | None:
+        """The drive's page of the self-test book (None: none, or the book is unreadable)."""
+        state_dir = self.nas.session.state_dir
+        try:
+            return load_book(state_dir).get(drive.key) if state_dir is not None else None
+        except StateError:
+            return None
 
     def _show_trend(self, panel: TextPanel, drive: Drive, snapshot: HostSnapshot) -> None:
         """Temperature over the last day and counter changes from the history file."""
