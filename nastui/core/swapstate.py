@@ -20,6 +20,7 @@ from enum import StrEnum
 from nastui.core.swapnames import Op
 from nastui.model import Drive, HostSnapshot, Pool, PoolState, ScanKind, ScanState, Vdev
 
+Down = tuple[str, str, str, int | None, str | None]  # pool, member, state, bay, drive key
 _REBUILDS = (ScanKind.RESILVER, ScanKind.RECOVERY, ScanKind.RESYNC, ScanKind.REPLACE)
 
 
@@ -142,11 +143,16 @@ def _present_keys(snapshot: HostSnapshot) -> set[str]:
     return {d.key for d in snapshot.drives}
 
 
-def wrong_pulls(swap: Swap, snapshot: HostSnapshot) -> tuple[str, ...]:
-    """Drives there at the start, not the old one nor the new one, gone now: "bay N SERIAL"."""
+def wrongly_pulled(swap: Swap, snapshot: HostSnapshot) -> tuple[tuple[str, int | None], ...]:
+    """Drives there at the start, not the old one nor the new one, gone now: (key, bay)."""
     keys = _present_keys(snapshot)
     skip = {swap.old.key, swap.new.key if swap.new else ""}
-    gone = [(k, bay) for k, bay in swap.present if k not in keys and k not in skip]
+    return tuple((k, bay) for k, bay in swap.present if k not in keys and k not in skip)
+
+
+def wrong_pulls(swap: Swap, snapshot: HostSnapshot) -> tuple[str, ...]:
+    """`wrongly_pulled` as "bay N SERIAL" (the key alone without a bay)."""
+    gone = wrongly_pulled(swap, snapshot)
     return tuple(f"bay {bay} {k}" if bay is not None else k for k, bay in gone)
 
 
@@ -173,10 +179,19 @@ def _pools(swap: Swap, snapshot: HostSnapshot) -> list[Pool]:
 
 
 def failures(swap: Swap, snapshot: HostSnapshot) -> tuple[str, ...]:
-    """Members of the swap's pools, other than the ones replaced, failed or gone now."""
+    """Members of the swap's pools, other than the ones replaced, failed or gone now, as
+    "POOL MEMBER STATE (bay N)"."""
+    return tuple(
+        f"{pool} {name} {state}" + (f" (bay {bay})" if bay is not None else "")
+        for pool, name, state, bay, _ in failed_members(swap, snapshot)
+    )
+
+
+def failed_members(swap: Swap, snapshot: HostSnapshot) -> tuple[Down, ...]:
+    """`failures` as (pool, member, state, bay, drive key)."""
     bays = dict(swap.present)
     replaced = {m[2] for m in swap.members} | {swap.member or ""}
-    out = []
+    out: list[Down] = []
     for pool in _pools(swap, snapshot):
         out += _down(pool, swap, replaced, bays)
     return tuple(out)
@@ -187,7 +202,7 @@ def _anonymous(leaf: Vdev) -> bool:
     return leaf.drive is None and leaf.name.startswith(("slot ", "missing device", "devid "))
 
 
-def _down(pool: Pool, swap: Swap, replaced: set[str], bays: dict[str, int | None]) -> list[str]:
+def _down(pool: Pool, swap: Swap, replaced: set[str], bays: dict[str, int | None]) -> list[Down]:
     leaves = [v for _, v in pool.root.walk() if not v.children]
     # the replaced member, once out of an md array or btrfs, is one of the anonymous holes
     spare = 0 if any(v.name in replaced for v in leaves) else 1
@@ -201,8 +216,7 @@ def _down(pool: Pool, swap: Swap, replaced: set[str], bays: dict[str, int | None
             spare -= 1
             continue
         bay = bays.get(leaf.drive or "")
-        where = f" (bay {bay})" if bay is not None else ""
-        out.append(f"{pool.name} {leaf.name} {leaf.state.value}{where}")
+        out.append((pool.name, leaf.name, leaf.state.value, bay, leaf.drive))
     return out
 
 
