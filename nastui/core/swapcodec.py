@@ -138,3 +138,23 @@ def failed_serials(records: list[dict[str, Any]]) -> set[str]:
         if isinstance(old, dict) and isinstance(old.get("serial"), str):
             out.add(old["serial"])
     return out
+
+
+def records_for(
+    records: list[dict[str, Any]], bay: int | None, serial: str | None, host: str | None = None
+) -> list[dict[str, Any]]:
+    """The swaps of a bay or of a drive (its serial as the old or the new one), oldest first;
+    with `host`, only that host's (a record without one counts as any host's)."""
+
+    def serials(record: dict[str, Any]) -> set[object]:
+        return {(record.get(side) or {}).get("serial") for side in ("old", "new")}
+
+    return [
+        r
+        for r in records
+        if (host is None or r.get("host") in (None, host))
+        and (
+            (bay is not None and r.get("bay") == bay)
+            or (serial is not None and serial in serials(r))
+        )
+    ]

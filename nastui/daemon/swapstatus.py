@@ -12,6 +12,7 @@ import os
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from nastui.control.swapstore import SwapStore
 from nastui.core.statefiles import state_dir
@@ -67,3 +68,12 @@ def alerts_with_swap(
     if swap is None:
         return list(alerts), None
     return with_swap_alerts(alerts, swap, snapshot), None
+
+
+def swap_records(session: Session) -> list[dict[str, Any]]:
+    """The finished swaps of this source, oldest first (none when the log cannot be read:
+    `nastui swap log` says why)."""
+    try:
+        return SwapStore(swap_dir(session)).log()
+    except OSError:
+        return []

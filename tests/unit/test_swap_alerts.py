@@ -67,3 +67,16 @@ def test_a_second_failure_without_a_wrong_pull_is_told() -> None:
     (alert,) = swap_alerts(swap, gone(snap, {b.key: "sdr"}))
     assert alert.key == f"swap:member-down:{swap.pool}:sdr" and alert.health is Health.CRITICAL
     assert "ANOTHER MEMBER FAILED" in alert.message and "sdr" in alert.message
+
+
+def test_records_of_a_bay_or_a_drive() -> None:
+    from nastui.core.swapcodec import records_for
+
+    a = {"host": "nano", "bay": 10, "old": {"serial": "OLD"}, "new": {"serial": "NEW"}}
+    b = {"host": "nano", "bay": 3, "old": {"serial": "NEW"}, "new": None}
+    c = {"host": "other", "bay": 10, "old": {"serial": "X"}, "new": None}
+    records = [a, b, c]
+    assert records_for(records, 10, None, "nano") == [a]
+    assert records_for(records, None, "NEW", "nano") == [a, b]  # went in at 10, out of 3
+    assert records_for(records, 10, "nothing") == [a, c]
+    assert records_for(records, 7, "nothing", "nano") == []
