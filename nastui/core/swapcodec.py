@@ -90,6 +90,7 @@ def decode_swap(text: str) -> Swap | None:
             progress=_progress(body.get("progress")),
             rebuild_estimate_s=body.get("rebuild_estimate_s"),
             events=tuple((float(t), str(x)) for t, x in body.get("events", ())),
+            burnin=body.get("burnin") if isinstance(body.get("burnin"), str) else None,
         )
     except (ValueError, KeyError, TypeError, AttributeError):
         return None
@@ -112,6 +113,7 @@ def log_record(swap: Swap) -> dict[str, Any]:
         "started_at": swap.started_at,
         "done_at": swap.done_at,
         "rebuild_s": took,
+        "burnin": swap.burnin,
     }
 
 

@@ -94,6 +94,8 @@ class Swap:
         progress: the rebuild as last seen.
         rebuild_estimate_s: the plan's estimate.
         events: (time, text) lines, oldest first.
+        burnin: the new drive's burn-in, when one ran: "passed: ..." or "!failed: ..." (a
+            failed one blocks the replace, like a finding); cleared with the new drive.
     """
 
     host: str
@@ -119,6 +121,7 @@ class Swap:
     progress: Progress | None = None
     rebuild_estimate_s: float | None = None
     events: tuple[tuple[float, str], ...] = ()
+    burnin: str | None = None
 
     @property
     def active(self) -> bool:
@@ -127,8 +130,9 @@ class Swap:
 
     @property
     def blocked(self) -> bool:
-        """The new drive has a finding that blocks the replace."""
-        return any(f.startswith("!") for f in self.findings)
+        """The new drive has a finding that blocks the replace, or failed its burn-in."""
+        failed = self.burnin is not None and self.burnin.startswith("!")
+        return failed or any(f.startswith("!") for f in self.findings)
 
     def note(self, at: float, text: str) -> Swap:
         """This swap with one more event line."""
@@ -294,7 +298,7 @@ def advance(swap: Swap, snapshot: HostSnapshot) -> Swap:
         and swap.new
         and swap.new.key not in _present_keys(snapshot)
     ):
-        swap = dataclasses.replace(swap, new=None, findings=(), inserted_at=None)
+        swap = dataclasses.replace(swap, new=None, findings=(), inserted_at=None, burnin=None)
         return swap.to(waiting, now, "the new drive was taken out again")
     if swap.phase in (SwapPhase.REPLACING, SwapPhase.REBUILDING):
         running, finished, progress = _rebuild(swap, snapshot)

@@ -22,7 +22,8 @@ _NEXT = {
     SwapPhase.PLANNED: "run `nastui swap start` to prepare",
     SwapPhase.PREPARED: "pull the drive whose LED is lit, then run `nastui swap`",
     SwapPhase.PULLED: "insert the new drive (same bay or any free one), then run `nastui swap`",
-    SwapPhase.INSERTED: "check the findings, then `nastui swap replace --confirm NEW_SERIAL`",
+    SwapPhase.INSERTED: "check the findings, then `nastui swap replace --confirm NEW_SERIAL` "
+    "(first, if you like, `nastui swap burnin --confirm NEW_SERIAL`)",
     SwapPhase.REPLACING: "the replace was started: run `nastui swap` to follow the rebuild",
     SwapPhase.REBUILDING: "the pool rebuilds: run `nastui swap` to follow it",
     SwapPhase.DONE: "done",
@@ -158,6 +159,9 @@ def swap_text(swap: Swap) -> str:
     for finding in swap.findings:
         mark = "BLOCKS" if finding.startswith("!") else "warn"
         lines.append(f"  {mark}: {finding.removeprefix('!')}")
+    if swap.burnin is not None:
+        mark = "BLOCKS: " if swap.burnin.startswith("!") else ""
+        lines.append(f"  {mark}burn-in {swap.burnin.removeprefix('!')}")
     if swap.progress is not None and swap.phase is SwapPhase.REBUILDING:
         p = swap.progress
         pct = f"{p.percent:.1f} %" if p.percent is not None else "?"
