@@ -3,7 +3,7 @@
     swap:wrong-pull:BAY          CRITICAL  a drive other than the swap's was pulled: put it back
     swap:wrong-pull:KEY          CRITICAL  the same for a drive in no known bay
     swap:member-down:POOL:NAME   CRITICAL  another member of the pool failed mid-swap (not one
-                                           wrongly pulled: that is the wrong pull's alert)
+                                           wrongly pulled: `swapstate.failed_members`)
 
 Each is one alert like any other, so the engine (`nastui.core.alerting`) sends it once, then
 RECOVERED when the drive is back. A wrongly pulled drive's bay, when bound by serial, also
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from nastui.core.swapstate import Down, Swap, failed_members, wrongly_pulled
+from nastui.core.swapstate import Swap, failed_members, wrongly_pulled
 from nastui.model import Alert, Health, HostSnapshot, Subject
 
 __all__ = ["swap_alerts", "with_swap_alerts"]
@@ -43,7 +43,7 @@ def swap_alerts(swap: Swap, snapshot: HostSnapshot) -> list[Alert]:
         )
     if swap.pool is None:
         return out
-    for pool, name, state, bay, _ in _not_pulled(failed_members(swap, snapshot), pulled):
+    for pool, name, state, bay, _ in failed_members(swap, snapshot):
         where = f" (bay {bay})" if bay is not None else ""
         out.append(
             Alert(
@@ -69,25 +69,3 @@ def with_swap_alerts(alerts: Sequence[Alert], swap: Swap, snapshot: HostSnapshot
     }
     local = ("", snapshot.host)
     return [a for a in alerts if a.key not in covered or a.host not in local] + extra
-
-
-def _not_pulled(downs: Sequence[Down], pulled: Sequence[tuple[str, int | None]]) -> list[Down]:
-    """The failed members that are not a wrongly pulled drive (that one is told as a wrong
-    pull): a member naming the drive (by-id names hold the serial) or still linked to it,
-    then, for each pulled drive named nowhere, one member the tool can no longer link to a
-    drive (md's "slot 2", a bare sdX)."""
-    keys = {key for key, _ in pulled}
-
-    def named(down: Down) -> bool:
-        return down[4] in keys or any(k in down[1] for k in keys)
-
-    unnamed = len(keys) - sum(1 for d in downs if named(d))
-    out = []
-    for down in downs:
-        if named(down):
-            continue
-        if down[4] is None and unnamed > 0:
-            unnamed -= 1
-            continue
-        out.append(down)
-    return out

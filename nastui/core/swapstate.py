@@ -14,6 +14,7 @@ its bay, until it comes back. The swap is kept as JSON in the state directory
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -192,13 +193,36 @@ def failures(swap: Swap, snapshot: HostSnapshot) -> tuple[str, ...]:
 
 
 def failed_members(swap: Swap, snapshot: HostSnapshot) -> tuple[Down, ...]:
-    """`failures` as (pool, member, state, bay, drive key)."""
+    """`failures` as (pool, member, state, bay, drive key); a wrongly pulled drive's member is
+    the wrong pull's story, not a second failure (`_not_pulled`)."""
     bays = dict(swap.present)
     replaced = {m[2] for m in swap.members} | {swap.member or ""}
     out: list[Down] = []
     for pool in _pools(swap, snapshot):
         out += _down(pool, swap, replaced, bays)
-    return tuple(out)
+    return tuple(_not_pulled(out, wrongly_pulled(swap, snapshot)))
+
+
+def _not_pulled(downs: Sequence[Down], pulled: Sequence[tuple[str, int | None]]) -> list[Down]:
+    """The failed members that are not a wrongly pulled drive (that one is told as a wrong
+    pull): a member naming the drive (by-id names hold the serial) or still linked to it,
+    then, for each pulled drive named nowhere, one member the tool can no longer link to a
+    drive (md's "slot 2", a bare sdX)."""
+    keys = {key for key, _ in pulled}
+
+    def named(down: Down) -> bool:
+        return down[4] in keys or any(k in down[1] for k in keys)
+
+    unnamed = len(keys) - sum(1 for d in downs if named(d))
+    out = []
+    for down in downs:
+        if named(down):
+            continue
+        if down[4] is None and unnamed > 0:
+            unnamed -= 1
+            continue
+        out.append(down)
+    return out
 
 
 def _anonymous(leaf: Vdev) -> bool:
