@@ -27,15 +27,9 @@ from nastui.session import Session, Source, history_for, open_or_explain
 
 
 def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentParser) -> None:
-    """--json, --verbose."""
+    """--json. The global -v/--verbose (every command's) also adds what each collector did
+    (absent stacks are off) and notes such as virtual disks without SMART."""
     parser.add_argument("--json", action="store_true", help="machine-readable summary")
-    parser.add_argument(
-        "-v",
-        "--verbose",
-        action="store_true",
-        help="also what each collector did (absent stacks are off) and notes such as virtual "
-        "disks without SMART",
-    )
 
 
 def full_in(session: Session, snapshot: HostSnapshot, source_demo: bool) -> FullIn:
