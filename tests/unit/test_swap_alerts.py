@@ -4,6 +4,7 @@ alert), a second failure once, the wrongly pulled member not told twice."""
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 from nastui.core.swapalerts import swap_alerts, with_swap_alerts
 from nastui.core.swapstate import SwapPhase
@@ -80,3 +81,25 @@ def test_records_of_a_bay_or_a_drive() -> None:
     assert records_for(records, None, "NEW", "nano") == [a, b]  # went in at 10, out of 3
     assert records_for(records, 10, "nothing") == [a, c]
     assert records_for(records, 7, "nothing", "nano") == []
+
+
+async def test_the_daemon_says_once_when_the_swap_file_cannot_be_read(tmp_path: Path) -> None:
+    import io
+
+    from nastui.daemon.fanlog import Log
+    from nastui.daemon.monitor import Monitor
+    from nastui.history.db import History
+    from nastui.session import Source, open_session
+    from tests.unit.test_monitor import Recorder, sent_keys
+
+    session = open_session(Source(demo=True, scenario="failing-drive"), {})
+    session.state_dir = tmp_path  # where the demo keeps its swap
+    (tmp_path / "swap.json").write_text("{not a swap")
+    out, notifier = io.StringIO(), Recorder()
+    history = History.open(tmp_path / "history.sqlite")
+    daemon = Monitor(session, history, [notifier], Log(out), latest_path=None)
+    await daemon.step()
+    await daemon.step()
+    assert out.getvalue().count("swap.json is not a swap nastui can read") == 1
+    assert "drive:PK1331PLPX28B6:attr:197" in sent_keys(notifier)  # the rest goes on
+    assert not [k for k in sent_keys(notifier) if k.startswith("swap:")]
