@@ -185,11 +185,15 @@ def record_line(record: dict[str, Any]) -> str:
     """One finished swap: "2026-11-25 12:37  bay 10  storage  done: OLD -> NEW  rebuild 7h"."""
     old, new = record.get("old") or {}, record.get("new") or {}
     took = units.duration(record.get("rebuild_s"), unknown="-")
+    burnin = record.get("burnin")
+    burnt = ""
+    if isinstance(burnin, str):
+        burnt = "  burn-in failed" if burnin.startswith("!") else "  burn-in passed"
     return (
         f"{_when(record.get('started_at'))}  bay {record.get('bay', '-')}  "
         f"{record.get('pool') or '-'}  {record.get('phase')}: "
         f"{old.get('model')} {old.get('serial')} -> "
-        f"{new.get('model', '-')} {new.get('serial', '-')}  rebuild {took}"
+        f"{new.get('model', '-')} {new.get('serial', '-')}  rebuild {took}{burnt}"
     )
 
 
@@ -210,6 +214,7 @@ def record_data(record: dict[str, Any]) -> dict[str, Any]:
         "started_at": record.get("started_at"),
         "done_at": record.get("done_at"),
         "rebuild_s": record.get("rebuild_s"),
+        "burnin": record.get("burnin"),
         "old": {"model": old.get("model"), "serial": old.get("serial")},
         "new": {"model": new.get("model"), "serial": new.get("serial")} if new else None,
     }

@@ -109,3 +109,13 @@ def test_a_failed_burnin_blocks_the_replace_and_goes_with_the_drive() -> None:
     # the new drive taken out again: its burn-in goes with it
     gone = advance(failed, without(snap, swap.old.key))
     assert gone.new is None and gone.burnin is None
+
+
+def test_the_log_line_says_how_the_burnin_went() -> None:
+    from nastui.daemon.swapview import record_line
+
+    record = {"bay": 10, "pool": "tank", "phase": "done", "started_at": 0.0, "rebuild_s": 60.0}
+    record |= {"old": {"model": "M", "serial": "OLD"}, "new": {"model": "M", "serial": "NEW"}}
+    assert record_line(record).endswith("M OLD -> M NEW  rebuild 1m00s")
+    record["burnin"] = "passed: 0 bad blocks (0/0/0 read/write/compare errors)"
+    assert record_line(record).endswith("rebuild 1m00s  burn-in passed")
