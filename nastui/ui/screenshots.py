@@ -15,7 +15,7 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 
-from nastui.session import Source, open_session
+from nastui.session import Session, Source, open_session
 from nastui.sim import SimBackend
 from nastui.sim.swapsim import Hand
 from nastui.ui.app import NastuiApp, make_app
@@ -133,8 +133,14 @@ SHOTS = (
 def take(shot: Shot) -> str:
     """Run the app headless, press the keys, return the SVG."""
     session = open_session(Source(demo=True, scenario=shot.scenario), {})
-    if shot.hands:  # a swap of its own, never seen by the other pictures
-        session.state_dir = Path(tempfile.mkdtemp(prefix="nastui-shot-"))
+    if not shot.hands:
+        return _take(shot, session)
+    with tempfile.TemporaryDirectory(prefix="nastui-shot-") as own:
+        session.state_dir = Path(own)  # a swap of its own, never seen by the other pictures
+        return _take(shot, session)
+
+
+def _take(shot: Shot, session: Session) -> str:
     app = make_app(session, ascii_only=shot.ascii_only, live=False)
     app.title = f"nastui --demo --scenario {shot.scenario}"
 
