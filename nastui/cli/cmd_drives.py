@@ -1,5 +1,6 @@
 """`nastui drives [--json]`: every drive with its bay, identity, power state, temperature and
-verdict with reasons, and the count of standby wake-ups nastui caused (which must be 0).
+verdict with reasons, and the count of standby wake-ups nastui caused (which must be 0); with
+--json also each drive's swaps (of its bay or of itself, from `nastui swap log`).
 
     nano: 4 drives, 0 standby wake-ups caused by nastui
     BAY DEV   MODEL                 SERIAL          POWER    TEMP  HEALTH
@@ -19,6 +20,9 @@ from nastui.cli.command import glyphs_of, poll_once, write_json
 from nastui.core.baystate import bay_state
 from nastui.core.glyphs import Glyphs
 from nastui.core.summary import temp_label
+from nastui.core.swapcodec import records_for
+from nastui.daemon.swapstatus import swap_records
+from nastui.daemon.swapview import record_data
 from nastui.model import BaySlot, Drive, Health, HostSnapshot, Reason, Thresholds
 
 COLUMNS = ("BAY", "DEV", "MODEL", "SERIAL", "POWER", "TEMP", "HEALTH")
@@ -116,6 +120,14 @@ def drive_data(snapshot: HostSnapshot, drive: Drive, limits: Thresholds) -> dict
     }
 
 
+def _swaps(
+    records: list[dict[str, Any]], snapshot: HostSnapshot, drive: Drive
+) -> list[dict[str, Any]]:
+    """The finished swaps of the drive's bay or of the drive itself (`nastui swap log`)."""
+    found = records_for(records, snapshot.bay_of(drive.key), drive.identity.serial, snapshot.host)
+    return [record_data(r) for r in found]
+
+
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Collect once and list the drives."""
     opened = poll_once(args)
@@ -124,11 +136,15 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     session, snapshot = opened
     limits = session.config.thresholds
     if args.json:
+        records = swap_records(session)
         write_json(
             {
                 "host": snapshot.host,
                 "wakeups": wakeups_total(snapshot),
-                "drives": [drive_data(snapshot, d, limits) for d in snapshot.drives],
+                "drives": [
+                    {**drive_data(snapshot, d, limits), "swaps": _swaps(records, snapshot, d)}
+                    for d in snapshot.drives
+                ],
                 "errors": [{"source": e.source, "message": e.message} for e in snapshot.errors],
             },
             out,

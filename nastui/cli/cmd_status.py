@@ -27,7 +27,8 @@ from nastui.session import Session, Source, history_for, open_or_explain
 
 
 def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentParser) -> None:
-    """--json (the global -v/--verbose also lists what each collector did, and the notes)."""
+    """--json. The global -v/--verbose (every command's) also adds what each collector did
+    (absent stacks are off) and notes such as virtual disks without SMART."""
     parser.add_argument("--json", action="store_true", help="machine-readable summary")
 
 

@@ -5,6 +5,9 @@
                                           prepare: offline/fail it, light its bay's LED
     nastui swap [status] [--json]         follow: the pull, the new drive and its check, the
                                           rebuild; a wrong pull is a CRITICAL (exit 2)
+    nastui swap burnin [--badblocks|--fio] --confirm SERIAL [--hours H]
+                                          optional: burn the checked new drive in first
+                                          (destroys what is on it; guarded as the bench is)
     nastui swap replace --confirm SERIAL  run the replace on the checked new drive
     nastui swap abort                     stop following (LED off; the pool is left as it is)
     nastui swap log                       finished swaps
@@ -27,6 +30,7 @@ from typing import TextIO
 from nastui import exits
 from nastui.cli.command import poll_once, write_json
 from nastui.control.swapstore import StateError
+from nastui.core.swapburnin import BADBLOCKS, FIO
 from nastui.daemon import swapflow, swapsteps
 from nastui.daemon.swapview import log_text, plan_data, plan_text, swap_data, swap_text
 from nastui.sim.swapsim import VARIANTS, Hand
@@ -47,6 +51,16 @@ def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentPars
     status.add_argument("--json", action="store_true", help="JSON output")
     replace = sub.add_parser("replace", parents=[common], help="replace onto the new drive")
     replace.add_argument("--confirm", required=True, metavar="SERIAL", help="the new serial")
+    burnin = sub.add_parser(
+        "burnin", parents=[common], help="write and verify the new drive before it joins"
+    )
+    tool = burnin.add_mutually_exclusive_group()
+    tool.add_argument("--badblocks", action="store_true", help="badblocks -wv (the default)")
+    tool.add_argument("--fio", action="store_true", help="fio write pass, crc32c verified")
+    burnin.add_argument("--confirm", required=True, metavar="SERIAL", help="the new serial")
+    burnin.add_argument(
+        "--hours", type=float, default=168.0, help="give up after this long (default: 168)"
+    )
     sub.add_parser("abort", parents=[common], help="stop following the swap")
     sub.add_parser("log", parents=[common], help="finished swaps")
     sim = sub.add_parser("sim", parents=[common], help="demo only: pull, insert, fail, wait")
@@ -128,6 +142,18 @@ async def _replace(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> 
     return code
 
 
+async def _burnin(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
+    tool = FIO if args.fio else BADBLOCKS
+    if args.hours <= 0:
+        print("nastui: --hours must be more than 0", file=sys.stderr)
+        return exits.EX_USAGE
+    outcome = await swapsteps.burnin(box, args.confirm, tool, args.hours * 3600.0)
+    code = _report(outcome, out)
+    if code == exits.OK:
+        out.write("burn-in passed: `nastui swap replace --confirm SERIAL` when ready\n")
+    return code
+
+
 async def _abort(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
     return _report(await swapsteps.abort(box), out)
 
@@ -162,6 +188,7 @@ _ACTIONS = {
     "start": _start,
     "status": _status,
     "replace": _replace,
+    "burnin": _burnin,
     "abort": _abort,
     "log": _log,
     "sim": _sim,

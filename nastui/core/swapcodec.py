@@ -90,6 +90,7 @@ def decode_swap(text: str) -> Swap | None:
             progress=_progress(body.get("progress")),
             rebuild_estimate_s=body.get("rebuild_estimate_s"),
             events=tuple((float(t), str(x)) for t, x in body.get("events", ())),
+            burnin=body.get("burnin") if isinstance(body.get("burnin"), str) else None,
         )
     except (ValueError, KeyError, TypeError, AttributeError):
         return None
@@ -112,6 +113,7 @@ def log_record(swap: Swap) -> dict[str, Any]:
         "started_at": swap.started_at,
         "done_at": swap.done_at,
         "rebuild_s": took,
+        "burnin": swap.burnin,
     }
 
 
@@ -138,3 +140,23 @@ def failed_serials(records: list[dict[str, Any]]) -> set[str]:
         if isinstance(old, dict) and isinstance(old.get("serial"), str):
             out.add(old["serial"])
     return out
+
+
+def records_for(
+    records: list[dict[str, Any]], bay: int | None, serial: str | None, host: str | None = None
+) -> list[dict[str, Any]]:
+    """The swaps of a bay or of a drive (its serial as the old or the new one), oldest first;
+    with `host`, only that host's (a record without one counts as any host's)."""
+
+    def serials(record: dict[str, Any]) -> set[object]:
+        return {(record.get(side) or {}).get("serial") for side in ("old", "new")}
+
+    return [
+        r
+        for r in records
+        if (host is None or r.get("host") in (None, host))
+        and (
+            (bay is not None and r.get("bay") == bay)
+            or (serial is not None and serial in serials(r))
+        )
+    ]

@@ -14,12 +14,14 @@ its bay, until it comes back. The swap is kept as JSON in the state directory
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
 from nastui.core.swapnames import Op
 from nastui.model import Drive, HostSnapshot, Pool, PoolState, ScanKind, ScanState, Vdev
 
+Down = tuple[str, str, str, int | None, str | None]  # pool, member, state, bay, drive key
 _REBUILDS = (ScanKind.RESILVER, ScanKind.RECOVERY, ScanKind.RESYNC, ScanKind.REPLACE)
 
 
@@ -93,6 +95,8 @@ class Swap:
         progress: the rebuild as last seen.
         rebuild_estimate_s: the plan's estimate.
         events: (time, text) lines, oldest first.
+        burnin: the new drive's burn-in, when one ran: "passed: ..." or "!failed: ..." (a
+            failed one blocks the replace, like a finding); cleared with the new drive.
     """
 
     host: str
@@ -118,6 +122,7 @@ class Swap:
     progress: Progress | None = None
     rebuild_estimate_s: float | None = None
     events: tuple[tuple[float, str], ...] = ()
+    burnin: str | None = None
 
     @property
     def active(self) -> bool:
@@ -126,8 +131,9 @@ class Swap:
 
     @property
     def blocked(self) -> bool:
-        """The new drive has a finding that blocks the replace."""
-        return any(f.startswith("!") for f in self.findings)
+        """The new drive has a finding that blocks the replace, or failed its burn-in."""
+        failed = self.burnin is not None and self.burnin.startswith("!")
+        return failed or any(f.startswith("!") for f in self.findings)
 
     def note(self, at: float, text: str) -> Swap:
         """This swap with one more event line."""
@@ -142,11 +148,16 @@ def _present_keys(snapshot: HostSnapshot) -> set[str]:
     return {d.key for d in snapshot.drives}
 
 
-def wrong_pulls(swap: Swap, snapshot: HostSnapshot) -> tuple[str, ...]:
-    """Drives there at the start, not the old one nor the new one, gone now: "bay N SERIAL"."""
+def wrongly_pulled(swap: Swap, snapshot: HostSnapshot) -> tuple[tuple[str, int | None], ...]:
+    """Drives there at the start, not the old one nor the new one, gone now: (key, bay)."""
     keys = _present_keys(snapshot)
     skip = {swap.old.key, swap.new.key if swap.new else ""}
-    gone = [(k, bay) for k, bay in swap.present if k not in keys and k not in skip]
+    return tuple((k, bay) for k, bay in swap.present if k not in keys and k not in skip)
+
+
+def wrong_pulls(swap: Swap, snapshot: HostSnapshot) -> tuple[str, ...]:
+    """`wrongly_pulled` as "bay N SERIAL" (the key alone without a bay)."""
+    gone = wrongly_pulled(swap, snapshot)
     return tuple(f"bay {bay} {k}" if bay is not None else k for k, bay in gone)
 
 
@@ -173,13 +184,45 @@ def _pools(swap: Swap, snapshot: HostSnapshot) -> list[Pool]:
 
 
 def failures(swap: Swap, snapshot: HostSnapshot) -> tuple[str, ...]:
-    """Members of the swap's pools, other than the ones replaced, failed or gone now."""
+    """Members of the swap's pools, other than the ones replaced, failed or gone now, as
+    "POOL MEMBER STATE (bay N)"."""
+    return tuple(
+        f"{pool} {name} {state}" + (f" (bay {bay})" if bay is not None else "")
+        for pool, name, state, bay, _ in failed_members(swap, snapshot)
+    )
+
+
+def failed_members(swap: Swap, snapshot: HostSnapshot) -> tuple[Down, ...]:
+    """`failures` as (pool, member, state, bay, drive key); a wrongly pulled drive's member is
+    the wrong pull's story, not a second failure (`_not_pulled`)."""
     bays = dict(swap.present)
     replaced = {m[2] for m in swap.members} | {swap.member or ""}
-    out = []
+    out: list[Down] = []
     for pool in _pools(swap, snapshot):
         out += _down(pool, swap, replaced, bays)
-    return tuple(out)
+    return tuple(_not_pulled(out, wrongly_pulled(swap, snapshot)))
+
+
+def _not_pulled(downs: Sequence[Down], pulled: Sequence[tuple[str, int | None]]) -> list[Down]:
+    """The failed members that are not a wrongly pulled drive (that one is told as a wrong
+    pull): a member naming the drive (by-id names hold the serial) or still linked to it,
+    then, for each pulled drive named nowhere, one member the tool can no longer link to a
+    drive (md's "slot 2", a bare sdX)."""
+    keys = {key for key, _ in pulled}
+
+    def named(down: Down) -> bool:
+        return down[4] in keys or any(k in down[1] for k in keys)
+
+    unnamed = len(keys) - sum(1 for d in downs if named(d))
+    out = []
+    for down in downs:
+        if named(down):
+            continue
+        if down[4] is None and unnamed > 0:
+            unnamed -= 1
+            continue
+        out.append(down)
+    return out
 
 
 def _anonymous(leaf: Vdev) -> bool:
@@ -187,7 +230,7 @@ def _anonymous(leaf: Vdev) -> bool:
     return leaf.drive is None and leaf.name.startswith(("slot ", "missing device", "devid "))
 
 
-def _down(pool: Pool, swap: Swap, replaced: set[str], bays: dict[str, int | None]) -> list[str]:
+def _down(pool: Pool, swap: Swap, replaced: set[str], bays: dict[str, int | None]) -> list[Down]:
     leaves = [v for _, v in pool.root.walk() if not v.children]
     # the replaced member, once out of an md array or btrfs, is one of the anonymous holes
     spare = 0 if any(v.name in replaced for v in leaves) else 1
@@ -201,8 +244,7 @@ def _down(pool: Pool, swap: Swap, replaced: set[str], bays: dict[str, int | None
             spare -= 1
             continue
         bay = bays.get(leaf.drive or "")
-        where = f" (bay {bay})" if bay is not None else ""
-        out.append(f"{pool.name} {leaf.name} {leaf.state.value}{where}")
+        out.append((pool.name, leaf.name, leaf.state.value, bay, leaf.drive))
     return out
 
 
@@ -280,7 +322,7 @@ def advance(swap: Swap, snapshot: HostSnapshot) -> Swap:
         and swap.new
         and swap.new.key not in _present_keys(snapshot)
     ):
-        swap = dataclasses.replace(swap, new=None, findings=(), inserted_at=None)
+        swap = dataclasses.replace(swap, new=None, findings=(), inserted_at=None, burnin=None)
         return swap.to(waiting, now, "the new drive was taken out again")
     if swap.phase in (SwapPhase.REPLACING, SwapPhase.REBUILDING):
         running, finished, progress = _rebuild(swap, snapshot)

@@ -1,6 +1,7 @@
 """One cycle of `nastui daemon`: collect, assess, decide what to tell, tell it, remember.
 
-    poll the local host (and the fleet when due) -> alerts with acknowledgements applied ->
+    poll the local host (and the fleet when due) -> alerts (a drive swap's wrong pull or second
+    failure among them: `nastui.core.swapalerts`) with acknowledgements applied ->
     the alert engine (new / worse / repeat / recovered) and one-off events -> one batch per
     host through every notifier -> the alert book, the alert log, the history and the latest
     snapshot (for `nastui snmp-agent` and `nastui export`) written.
@@ -35,6 +36,7 @@ from nastui.daemon.fanlog import Log
 from nastui.daemon.keeper import Keeper
 from nastui.daemon.metrics_http import MetricsServer
 from nastui.daemon.selftestduty import SelftestDuty
+from nastui.daemon.swapstatus import alerts_with_swap
 from nastui.history.db import History
 from nastui.model import (
     Acknowledgement,
@@ -93,6 +95,7 @@ class Monitor:
         self.policy = AlertPolicy(repeat_interval_s=alerts.repeat_interval_s)
         self.state = MonitorState(book=self.keeper.load_book())
         self._failure: str | None = None  # the failing cycle's error, while it lasts
+        self._swap_error: str | None = None  # the swap file's, while it lasts
         self._host = session.config.hostname or "localhost"
         self.selftests = SelftestDuty(session, log)  # SMART self-tests (issue 16)
 
@@ -155,7 +158,7 @@ class Monitor:
         now = self.session.clock.now()
         fleet = await self._poll_fleet(now)
         acks = (*self.keeper.acks(), *self.session.alert_acks())  # acks.json wins a tie
-        alerts: list[Alert] = [*snapshot.alerts, *self.keeper.alerts()]
+        alerts = self._with_swap(snapshot, [*snapshot.alerts, *self.keeper.alerts()])
         for host in fleet:
             alerts.extend(fleet_alerts(host, now))
         alerts = list(apply_alert_acks(alerts, acks, now))
@@ -186,6 +189,15 @@ class Monitor:
         self._export(local, fleet, alerts)
         self.keeper.end(now)
         return deliveries
+
+    def _with_swap(self, snapshot: HostSnapshot, alerts: list[Alert]) -> list[Alert]:
+        """`alerts` with a swap's wrong pull or second failure (`swapstatus.alerts_with_swap`);
+        a swap file that cannot be read is logged once, while it lasts."""
+        out, error = alerts_with_swap(self.session, snapshot, alerts)
+        if error is not None and error != self._swap_error:
+            self.log.error(error)
+        self._swap_error = error
+        return out
 
     def _forget_acks(self, acks: Sequence[Acknowledgement], book: AlertBook, now: float) -> None:
         keep = {a.key for a in prune_alert_acks(acks, book, now)}

@@ -1,4 +1,5 @@
-"""The swap in progress as `nastui status` shows it, and where a source keeps its swap.
+"""The swap in progress as `nastui status` shows it and the daemon alerts on it, and where a
+source keeps its swap.
 
 Light on purpose: `status` runs from cron and monitoring agents, so this reads the swap file and
 advances a copy on the snapshot (pure), without the swap's write side or the guard's probes.
@@ -9,12 +10,15 @@ from __future__ import annotations
 import functools
 import os
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from nastui.control.swapstore import SwapStore
 from nastui.core.statefiles import state_dir
+from nastui.core.swapalerts import with_swap_alerts
 from nastui.core.swapstate import advance
-from nastui.model import HostSnapshot
+from nastui.model import Alert, HostSnapshot
 from nastui.session import Session
 from nastui.sim import SimBackend
 
@@ -49,3 +53,27 @@ def status_view(session: Session, snapshot: HostSnapshot) -> tuple[list[str], bo
     lines += [f"CRITICAL another member of {moved.pool} is down: {f}" for f in moved.failures]
     lines.append(f"swap in progress: {moved.old.label}, {moved.phase.value} (`nastui swap`)")
     return lines, bool(moved.wrong_pulls or moved.failures)
+
+
+def alerts_with_swap(
+    session: Session, snapshot: HostSnapshot, alerts: Sequence[Alert]
+) -> tuple[list[Alert], str | None]:
+    """The daemon's alerts with the swap's emergencies (`nastui.core.swapalerts`): a wrong
+    pull, another member down. Reads the swap file, writes nothing; a swap file that cannot be
+    read leaves the alerts as they are and says why (the second item, None when all is well)."""
+    try:
+        swap = SwapStore(swap_dir(session)).load()
+    except OSError as exc:
+        return list(alerts), f"swap: {exc}"
+    if swap is None:
+        return list(alerts), None
+    return with_swap_alerts(alerts, swap, snapshot), None
+
+
+def swap_records(session: Session) -> list[dict[str, Any]]:
+    """The finished swaps of this source, oldest first (none when the log cannot be read:
+    `nastui swap log` says why)."""
+    try:
+        return SwapStore(swap_dir(session)).log()
+    except OSError:
+        return []

@@ -1,6 +1,7 @@
 """The swap's user actions, for the CLI and the interface alike: start, refresh (follow),
-replace after the serial is confirmed, abort. Each returns an `Outcome`: what was run, one
-line on what went wrong (if anything) and how bad it is, so each front end words it its way.
+burn-in and replace after the serial is confirmed, abort. Each returns an `Outcome`: what was
+run, one line on what went wrong (if anything) and how bad it is, so each front end words it
+its way.
 """
 
 from __future__ import annotations
@@ -9,8 +10,10 @@ import dataclasses
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from nastui.core.swapburnin import burnin_argv
 from nastui.core.swapnames import Stage
 from nastui.core.swapstate import Swap, SwapPhase
+from nastui.daemon.swapburnin import BurnIn, burn_in
 from nastui.daemon.swapflow import Box, execute, follow, locate, new_swap, replace_ops
 
 
@@ -100,7 +103,9 @@ def not_ready(swap: Swap, serial: str) -> tuple[str, Trouble] | None:
     if serial != swap.new.serial:
         return f"{serial} is not the new drive's serial ({swap.new.label})", Trouble.USAGE
     if swap.blocked:
-        found = "; ".join(f.removeprefix("!") for f in swap.findings if f.startswith("!"))
+        burnt = (swap.burnin or "").startswith("!")
+        blocks = [f for f in (*swap.findings, *([swap.burnin] if burnt else [])) if f]
+        found = "; ".join(f.removeprefix("!") for f in blocks if f.startswith("!"))
         return f"the new drive cannot be used: {found}", Trouble.USAGE
     return None
 
@@ -130,6 +135,42 @@ async def replace(box: Box, serial: str) -> Outcome:
     swap = swap.to(SwapPhase.REPLACING, box.now, "replace started")
     box.store.save(swap)
     out.swap = swap
+    return out
+
+
+async def burnin(box: Box, serial: str, tool: str, timeout: float) -> Outcome:
+    """Burn the checked new drive in (its serial typed) before it joins: badblocks or fio
+    write-and-verify behind the benchmark's guard (simulated on the demo); the verdict is kept
+    on the swap (a failed one blocks the replace) and in its events."""
+    swap = box.store.load()
+    if swap is None:
+        return Outcome(None, error="no swap in progress", trouble=Trouble.USAGE)
+    swap = await follow(box, swap)
+    box.store.save(swap)
+    why = not_ready(swap, serial)
+    if why is not None:
+        return Outcome(swap, error=why[0], trouble=why[1])
+    assert swap.new is not None
+    device = swap.new.path or f"/dev/{swap.new.dev}"
+    if box.sim is not None:
+        done = BurnIn(True, False, "nothing found (simulated)", burnin_argv(tool, device))
+    else:
+        done = await burn_in(device, tool, root=box.root, timeout=timeout)
+    line = f"burn-in {' '.join(done.argv)}: {done.text}"
+    out = Outcome(swap, ran=[line])
+    if done.refused:
+        out.error, out.trouble = f"burn-in refused: {done.text}", Trouble.REFUSED
+        return out
+    latest = box.store.load()  # it ran for hours: keep what others did to the swap meanwhile
+    if latest is None or latest.new is None or latest.new.key != swap.new.key:
+        out.error, out.trouble = "the swap moved on during the burn-in", Trouble.USAGE
+        return out
+    verdict = ("passed: " if done.passed else "!failed: ") + done.text
+    latest = dataclasses.replace(latest, burnin=verdict).note(box.now, line)
+    box.store.save(latest)
+    out.swap = latest
+    if not done.passed:
+        out.error, out.trouble = f"burn-in failed: {done.text}", Trouble.FAILED
     return out
 
 

@@ -22,7 +22,8 @@ _NEXT = {
     SwapPhase.PLANNED: "run `nastui swap start` to prepare",
     SwapPhase.PREPARED: "pull the drive whose LED is lit, then run `nastui swap`",
     SwapPhase.PULLED: "insert the new drive (same bay or any free one), then run `nastui swap`",
-    SwapPhase.INSERTED: "check the findings, then `nastui swap replace --confirm NEW_SERIAL`",
+    SwapPhase.INSERTED: "check the findings, then `nastui swap replace --confirm NEW_SERIAL` "
+    "(first, if you like, `nastui swap burnin --confirm NEW_SERIAL`)",
     SwapPhase.REPLACING: "the replace was started: run `nastui swap` to follow the rebuild",
     SwapPhase.REBUILDING: "the pool rebuilds: run `nastui swap` to follow it",
     SwapPhase.DONE: "done",
@@ -158,6 +159,9 @@ def swap_text(swap: Swap) -> str:
     for finding in swap.findings:
         mark = "BLOCKS" if finding.startswith("!") else "warn"
         lines.append(f"  {mark}: {finding.removeprefix('!')}")
+    if swap.burnin is not None:
+        mark = "BLOCKS: " if swap.burnin.startswith("!") else ""
+        lines.append(f"  {mark}burn-in {swap.burnin.removeprefix('!')}")
     if swap.progress is not None and swap.phase is SwapPhase.REBUILDING:
         p = swap.progress
         pct = f"{p.percent:.1f} %" if p.percent is not None else "?"
@@ -177,17 +181,40 @@ def swap_data(swap: Swap | None) -> dict[str, Any]:
     return {"swap": body}
 
 
+def record_line(record: dict[str, Any]) -> str:
+    """One finished swap: "2026-11-25 12:37  bay 10  storage  done: OLD -> NEW  rebuild 7h"."""
+    old, new = record.get("old") or {}, record.get("new") or {}
+    took = units.duration(record.get("rebuild_s"), unknown="-")
+    burnin = record.get("burnin")
+    burnt = ""
+    if isinstance(burnin, str):
+        burnt = "  burn-in failed" if burnin.startswith("!") else "  burn-in passed"
+    return (
+        f"{_when(record.get('started_at'))}  bay {record.get('bay', '-')}  "
+        f"{record.get('pool') or '-'}  {record.get('phase')}: "
+        f"{old.get('model')} {old.get('serial')} -> "
+        f"{new.get('model', '-')} {new.get('serial', '-')}  rebuild {took}{burnt}"
+    )
+
+
 def log_text(records: list[dict[str, Any]]) -> str:
     """`nastui swap log`."""
     if not records:
         return "no swaps on record\n"
-    lines = []
-    for r in records:
-        old, new = r.get("old") or {}, r.get("new") or {}
-        took = units.duration(r.get("rebuild_s"), unknown="-")
-        lines.append(
-            f"{_when(r.get('started_at'))}  bay {r.get('bay', '-')}  {r.get('pool') or '-'}  "
-            f"{r.get('phase')}: {old.get('model')} {old.get('serial')} -> "
-            f"{new.get('model', '-')} {new.get('serial', '-')}  rebuild {took}"
-        )
-    return "\n".join(lines) + "\n"
+    return "\n".join(record_line(r) for r in records) + "\n"
+
+
+def record_data(record: dict[str, Any]) -> dict[str, Any]:
+    """A finished swap as `nastui drives --json` shows it under a drive."""
+    old, new = record.get("old") or {}, record.get("new") or {}
+    return {
+        "bay": record.get("bay"),
+        "pool": record.get("pool"),
+        "phase": record.get("phase"),
+        "started_at": record.get("started_at"),
+        "done_at": record.get("done_at"),
+        "rebuild_s": record.get("rebuild_s"),
+        "burnin": record.get("burnin"),
+        "old": {"model": old.get("model"), "serial": old.get("serial")},
+        "new": {"model": new.get("model"), "serial": new.get("serial")} if new else None,
+    }

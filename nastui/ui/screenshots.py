@@ -9,13 +9,16 @@ changes a file only when the interface changed. Never edit the SVGs by hand.
 from __future__ import annotations
 
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from textual.pilot import Pilot
 
-from nastui.session import Source, open_session
-from nastui.ui.app import make_app
+from nastui.session import Session, Source, open_session
+from nastui.sim import SimBackend
+from nastui.sim.swapsim import Hand
+from nastui.ui.app import NastuiApp, make_app
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +31,7 @@ class Shot:
     size: tuple[int, int] = (80, 24)
     ascii_only: bool = False
     caption: str = ""
+    hands: tuple[tuple[str, int], ...] = ()  # (pull|insert|fail, bay) done after the keys
 
 
 SHOTS = (
@@ -78,6 +82,22 @@ SHOTS = (
         (100, 30),
         caption="Swap: the plan for bay 10's drive, redundancy left and the exact commands",
     ),
+    Shot(
+        "swap-wrong-pull",
+        "failing-drive",
+        ("down", "down", "right", "right", "w", "s", "y"),
+        (100, 30),
+        caption="Swap: started on bay 10, then bay 11 pulled by mistake: CRITICAL, put it back",
+        hands=(("pull", 11),),
+    ),
+    Shot(
+        "swap-inserted",
+        "failing-drive",
+        ("down", "down", "right", "right", "w", "s", "y"),
+        (100, 30),
+        caption="Swap: the old drive out, a used one in: checked and refused",
+        hands=(("pull", 10), ("insert-used", 10)),
+    ),
     Shot("mixed", "mixed", (), (100, 30), caption="HDD, SSD and NVMe; zfs, mdraid and btrfs"),
     Shot(
         "fleet",
@@ -113,6 +133,14 @@ SHOTS = (
 def take(shot: Shot) -> str:
     """Run the app headless, press the keys, return the SVG."""
     session = open_session(Source(demo=True, scenario=shot.scenario), {})
+    if not shot.hands:
+        return _take(shot, session)
+    with tempfile.TemporaryDirectory(prefix="nastui-shot-") as own:
+        session.state_dir = Path(own)  # a swap of its own, never seen by the other pictures
+        return _take(shot, session)
+
+
+def _take(shot: Shot, session: Session) -> str:
     app = make_app(session, ascii_only=shot.ascii_only, live=False)
     app.title = f"nastui --demo --scenario {shot.scenario}"
 
@@ -123,6 +151,11 @@ def take(shot: Shot) -> str:
         for key in shot.keys:
             await driver.press(key)
             await driver.app.workers.wait_for_complete()  # a bench run, modelled
+        if shot.hands:
+            await _hands(app, shot.hands)
+            await driver.pause()
+            await driver.app.workers.wait_for_complete()
+            app.clear_notifications()  # the swap screen says it all; no toasts over it
         await driver.pause()
         await driver.pause()
         svg.append(app.export_screenshot(title=app.title))
@@ -130,6 +163,18 @@ def take(shot: Shot) -> str:
 
     app.run(headless=True, size=shot.size, auto_pilot=auto)
     return svg[0]
+
+
+async def _hands(app: NastuiApp, hands: tuple[tuple[str, int], ...]) -> None:
+    """The operator's hands on the demo box (`nastui swap sim`), then a fresh snapshot."""
+    sim = app.session.backend
+    assert isinstance(sim, SimBackend)
+    now = app.session.clock.now()
+    for kind, bay in hands:
+        what, _, variant = kind.partition("-")
+        sim.hands = sim.hands.plus(Hand(what, now, bay, variant or "new"))
+    app.poll_now()
+    await app.workers.wait_for_complete()
 
 
 def main(argv: list[str]) -> int:

@@ -21,6 +21,7 @@ from nastui.ui.cells import rebuilding_drives
 from nastui.ui.screens.swap import SwapScreen
 from nastui.ui.widgets.baygrid import BayGrid
 from nastui.ui.widgets.textpanel import TextPanel
+from tests.ui.helpers import demo_app
 
 SIZE = (80, 24)
 
@@ -31,11 +32,8 @@ def state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
-def app_on(scenario: str = "failing-drive", *, stateless: bool = False) -> NastuiApp:
-    """The demo app; `stateless`: with no demo state directory, so on the simulator's own
-    clock (a snapshot's header clock must not follow the wall clock)."""
-    env = {} if stateless else dict(os.environ)
-    session = open_session(Source(demo=True, scenario=scenario), env)
+def app_on(scenario: str = "failing-drive") -> NastuiApp:
+    session = open_session(Source(demo=True, scenario=scenario), dict(os.environ))
     return make_app(session, live=False)
 
 
@@ -127,7 +125,8 @@ def test_swap_plan_snapshot(snap_compare: Callable[..., bool]) -> None:
         await pilot.app.workers.wait_for_complete()
         await pilot.pause()
 
-    assert snap_compare(app_on(stateless=True), run_before=open_swap, terminal_size=SIZE)
+    # the frozen demo (no state directory): the title's clock stands still
+    assert snap_compare(demo_app("failing-drive"), run_before=open_swap, terminal_size=SIZE)
 
 
 async def test_the_interface_picks_up_a_swap_on_start(state: Path) -> None:
@@ -145,3 +144,40 @@ async def test_the_interface_picks_up_a_swap_on_start(state: Path) -> None:
         shown = [n.message for n in app._notifications]
         assert any("CRITICAL WRONG DRIVE PULLED: bay 11" in m for m in shown)
         assert any(m.startswith("swap in progress: bay 10") for m in shown)
+
+
+async def test_drive_detail_shows_the_swaps_of_its_bay(state: Path) -> None:
+    """A swap finished from the command line is in the drive detail of its bay: the date, the
+    old and the new model and serial, the rebuild time; `drives --json` has it too."""
+    import json
+
+    from nastui.cli.args import parse_args
+    from nastui.cli.main import run_headless
+
+    def nastui(*argv: str) -> str:
+        out = io.StringIO()
+        run_headless(parse_args(["--scenario", "failing-drive", *argv]), out)
+        return out.getvalue()
+
+    await asyncio.to_thread(nastui, "swap", "start", "10")
+    await asyncio.to_thread(nastui, "swap", "sim", "pull", "10")
+    await asyncio.to_thread(nastui, "swap", "sim", "insert", "10")
+    serial = new_serial(10, "new", 0)  # the first drive inserted
+    await asyncio.to_thread(nastui, "swap", "replace", "--confirm", serial)
+    await asyncio.to_thread(nastui, "swap", "sim", "wait", "40000")
+    assert "swap done" in await asyncio.to_thread(nastui, "swap")
+    app = app_on()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("down", "down", "right", "right", "enter")
+        await pilot.pause()
+        text = app.screen.query_one("#swaps", TextPanel).plain
+    assert text.startswith("swaps\n")
+    assert "bay 10  storage  done: HGST HUS724040ALA640 PK1331PLPX28B6 -> " in text
+    assert f"HGST HUS724040ALA640 {serial}  rebuild 7h10m" in text
+    drives = json.loads(await asyncio.to_thread(nastui, "drives", "--json"))["drives"]
+    (mine,) = [d for d in drives if d["swaps"]]
+    assert mine["serial"] == serial
+    (record,) = mine["swaps"]
+    assert record["old"] == {"model": "HGST HUS724040ALA640", "serial": "PK1331PLPX28B6"}
+    assert record["new"]["serial"] == serial and record["rebuild_s"] > 25000

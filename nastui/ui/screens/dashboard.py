@@ -29,7 +29,7 @@ class DashboardScreen(GridScreen):
     """What an operator sees first."""
 
     SCREEN_NAME = "dashboard"
-    KEYS = "arrows/hjkl move  Enter drive  v view  L locate"
+    KEYS = "arrows/hjkl move  Enter drive  v view  L locate  w swap"
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="main"):

@@ -1,6 +1,6 @@
 """The drive detail screen (Enter on a bay): everything known about the drive in that bay,
-following new snapshots while open, with its temperature over the last day and the SMART
-counter changes the daemon's history kept."""
+following new snapshots while open, with its temperature over the last day, the SMART
+counter changes the daemon's history kept, and the swaps of the bay or the drive (last)."""
 
 from __future__ import annotations
 
@@ -16,6 +16,9 @@ from nastui.control.selftest import load_book
 from nastui.control.statefile import StateError
 from nastui.core.ack import ackable
 from nastui.core.selftest_book import DriveTests
+from nastui.core.swapcodec import records_for
+from nastui.daemon.swapstatus import swap_records
+from nastui.daemon.swapview import record_line
 from nastui.history.db import HistoryError
 from nastui.history.record import CounterChange
 from nastui.model import Drive, HostSnapshot
@@ -32,7 +35,7 @@ from nastui.ui.screens.base import NasScreen
 from nastui.ui.screens.swap import SwapScreen
 from nastui.ui.widgets.textpanel import TextPanel
 
-SECTIONS = ("identity", "state", "trend", "counters", "attributes", "selftests")
+SECTIONS = ("identity", "state", "trend", "counters", "attributes", "selftests", "swaps")
 TIGHT_ROWS = 30  # at this terminal height or less, the trend block keeps to three lines
 
 
@@ -101,10 +104,12 @@ class DriveScreen(NasScreen):
         drive = snapshot.drive(slot.drive) if slot and slot.drive else None
         glyphs = self.nas.glyphs
         panels = {name: self.query_one(f"#{name}", TextPanel) for name in SECTIONS}
+        swaps = self._swaps(snapshot, drive)
+        panels["swaps"].show(lambda w: swaps)
         if drive is None:
             expected = f"; expected {slot.wanted}" if slot and slot.wanted else ""
             panels["identity"].show(lambda w: Text(f"bay {self.bay} is empty{expected}"))
-            for name in SECTIONS[1:]:
+            for name in SECTIONS[1:-1]:
                 panels[name].show(lambda w: Text(""))
             return
         baseline = self.nas.session.store.baseline(snapshot.host, drive.key)
@@ -125,6 +130,14 @@ class DriveScreen(NasScreen):
             return load_book(state_dir).get(drive.key) if state_dir is not None else None
         except StateError:
             return None
+
+    def _swaps(self, snapshot: HostSnapshot, drive: Drive | None) -> Text:
+        """The finished swaps of this bay or of this drive (`nastui swap log`), or nothing."""
+        serial = drive.identity.serial if drive else None
+        found = records_for(swap_records(self.nas.session), self.bay, serial, snapshot.host)
+        if not found:
+            return Text("")
+        return _titled("swaps", Text("\n".join(record_line(r) for r in found)))
 
     def _show_trend(self, panel: TextPanel, drive: Drive, snapshot: HostSnapshot) -> None:
         """Temperature over the last day and counter changes from the history file."""

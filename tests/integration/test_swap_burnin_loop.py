@@ -1,0 +1,87 @@
+"""The swap's burn-in on real loop devices: badblocks and fio write-and-verify pass on a blank
+one; a device carrying a filesystem, and one held exclusively by someone else, are refused
+with nothing written (the image's checksum unchanged)."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import os
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from nastui.core.swapburnin import BADBLOCKS, FIO
+from nastui.daemon.swapburnin import burn_in
+from tests.conftest import STRICT, require_tool
+
+pytestmark = pytest.mark.integration
+
+MIB = 1024 * 1024
+ROOT = Path("/")
+
+
+def sh(*argv: str) -> str:
+    return subprocess.run(argv, check=True, capture_output=True, text=True, timeout=120).stdout
+
+
+@pytest.fixture
+def loop(tmp_path: Path) -> Iterator[tuple[str, Path]]:
+    """A 16 MiB loop device of its own (and its image), detached whatever happens."""
+    for tool, package in (("losetup", "util-linux"), ("badblocks", "e2fsprogs"), ("fio", "fio")):
+        require_tool(tool, package)
+    if os.geteuid() != 0:
+        (pytest.fail if STRICT else pytest.skip)("loop devices need root")
+    image = tmp_path / f"burnin-{os.getpid()}.img"
+    with image.open("wb") as f:
+        f.truncate(16 * MIB)
+    device = sh("losetup", "-f", "--show", str(image)).strip()
+    try:
+        yield device, image
+    finally:
+        subprocess.run(["losetup", "-d", device], check=False, capture_output=True)
+
+
+def digest(image: Path) -> str:
+    os.sync()
+    return hashlib.sha256(image.read_bytes()).hexdigest()
+
+
+@pytest.mark.parametrize("tool", [BADBLOCKS, FIO])
+def test_a_blank_drive_passes(loop: tuple[str, Path], tool: str) -> None:
+    device, image = loop
+    done = asyncio.run(burn_in(device, tool, root=ROOT, timeout=600))
+    assert done.passed and not done.refused, done.text
+    assert done.argv[0] == tool and device in " ".join(done.argv)
+    if tool == BADBLOCKS:  # its last pattern is 0x00: the image ends as zeros as it began
+        assert done.text == "0 bad blocks (0/0/0 read/write/compare errors)"
+    else:
+        assert done.text.startswith(f"{16 * MIB} bytes written, {16 * MIB} read back")
+        assert digest(image) != hashlib.sha256(bytes(16 * MIB)).hexdigest()  # it did write
+
+
+def test_a_drive_with_a_filesystem_is_refused(loop: tuple[str, Path]) -> None:
+    require_tool("mkfs.ext4", "e2fsprogs")
+    device, image = loop
+    sh("mkfs.ext4", "-q", "-F", device)
+    before = digest(image)
+    done = asyncio.run(burn_in(device, BADBLOCKS, root=ROOT, timeout=600))
+    assert done.refused and not done.passed
+    assert done.text.startswith(f"{device} is in use, nothing written: ")
+    assert "ext4" in done.text
+    assert digest(image) == before
+
+
+def test_a_drive_held_by_someone_else_is_refused(loop: tuple[str, Path]) -> None:
+    device, image = loop
+    before = digest(image)
+    held = os.open(device, os.O_RDONLY | os.O_EXCL)  # as a mount or an md array holds it
+    try:
+        done = asyncio.run(burn_in(device, FIO, root=ROOT, timeout=600))
+    finally:
+        os.close(held)
+    assert done.refused and not done.passed
+    assert "busy" in done.text and "nothing written" in done.text
+    assert digest(image) == before
