@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 from nastui.model import BenchTarget
@@ -38,6 +39,25 @@ class Outcome(Protocol):
     def describe(self) -> str:
         """One line: what ran and how it ended."""
         ...
+
+
+@dataclass(frozen=True, slots=True)
+class SimulatedOutcome:
+    """How a step ended on a host that runs no programs (the demo's model, a replay)."""
+
+    returncode: int | None
+    stdout: str = ""
+    stderr: str = ""
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        """Exited 0."""
+        return self.returncode == 0
+
+    def describe(self) -> str:
+        """One line."""
+        return self.error or f"exited {self.returncode}"
 
 
 class BenchHost(Protocol):

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from nastui.bench.host import LineHandler, Pairs
+from nastui.bench.host import LineHandler, Pairs, SimulatedOutcome
 from nastui.model import BenchTarget, DriveIdentity, TargetKind, Transport
 
 DATA = Path(__file__).with_name("data")
@@ -52,25 +52,6 @@ class Recording:
                     disk.append((int(parts[1]) / 1000.0, int(parts[2]), int(parts[3])))
         lines = tuple(raw.decode("utf-8", "replace").splitlines())
         return cls(name, lines, tuple(disk))
-
-
-@dataclass(frozen=True, slots=True)
-class ReplayOutcome:
-    """How a replayed step ended."""
-
-    returncode: int | None
-    stdout: str = ""
-    stderr: str = ""
-    error: str | None = None
-
-    @property
-    def ok(self) -> bool:
-        """Exited 0."""
-        return self.returncode == 0
-
-    def describe(self) -> str:
-        """One line."""
-        return self.error or f"replay exited {self.returncode}"
 
 
 def demo_recordings() -> list[Recording]:
@@ -137,9 +118,9 @@ class ReplayHost:
         """No SMART in a replay."""
         return None
 
-    async def run(self, argv: Sequence[str], *, timeout: float) -> ReplayOutcome:
+    async def run(self, argv: Sequence[str], *, timeout: float) -> SimulatedOutcome:
         """Nothing runs in a replay (the write-cache switch, for one, cannot)."""
-        return ReplayOutcome(1, error=f"{argv[0]} does not run in a replay")
+        return SimulatedOutcome(1, error=f"{argv[0]} does not run in a replay")
 
     async def stream(
         self,
@@ -149,11 +130,11 @@ class ReplayHost:
         on_stdout: LineHandler,
         on_stderr: LineHandler,
         stop: asyncio.Event,
-    ) -> ReplayOutcome:
+    ) -> SimulatedOutcome:
         """Feed the next recording's lines; stops early (like fio after SIGINT) on `stop`."""
         if argv[0] != "fio":
             tool = "write-sync-close" if "nastui.bench.wsc" in argv else Path(argv[0]).name
-            return ReplayOutcome(127, error=f"{tool} steps are not recorded for replay")
+            return SimulatedOutcome(127, error=f"{tool} steps are not recorded for replay")
         recording = self.recordings[self.played % len(self.recordings)]
         self.played += 1
         base = self._clock
@@ -171,4 +152,4 @@ class ReplayHost:
             if stop.is_set():
                 break
         self._disk = None  # the next recording's counters are another device's
-        return ReplayOutcome(0)
+        return SimulatedOutcome(0)

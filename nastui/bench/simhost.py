@@ -16,11 +16,10 @@ import dataclasses
 import math
 import random
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from nastui.bench.drivemodel import DriveModel, Workload, hdd, model_for, rates
-from nastui.bench.host import LineHandler, Pairs
+from nastui.bench.host import LineHandler, Pairs, SimulatedOutcome
 from nastui.bench.jobs import FIO_FLAGS
 from nastui.bench.simsteps import (
     MAX_STEP_S,
@@ -38,25 +37,6 @@ from nastui.model import BenchTarget, DriveIdentity
 WSC_MODULE = "nastui.bench.wsc"
 PAGE_CACHE_BPS = 2.5e9  # buffered write() into the page cache
 SYSCALL_S = 2e-6
-
-
-@dataclass(frozen=True, slots=True)
-class ModelOutcome:
-    """How a modelled step ended."""
-
-    returncode: int | None
-    stdout: str = ""
-    stderr: str = ""
-    error: str | None = None
-
-    @property
-    def ok(self) -> bool:
-        """Exited 0."""
-        return self.returncode == 0
-
-    def describe(self) -> str:
-        """One line."""
-        return self.error or f"exited {self.returncode}"
 
 
 def fio_options(argv: Sequence[str]) -> dict[str, str]:
@@ -210,9 +190,9 @@ class ModelHost:
         self._capacity = target.size_bytes
         return None
 
-    async def run(self, argv: Sequence[str], *, timeout: float) -> ModelOutcome:
+    async def run(self, argv: Sequence[str], *, timeout: float) -> SimulatedOutcome:
         """Nothing runs on a modelled drive (the write-cache switch, for one)."""
-        return ModelOutcome(1, error=f"{Path(argv[0]).name} does not run in the demo")
+        return SimulatedOutcome(1, error=f"{Path(argv[0]).name} does not run in the demo")
 
     def chunks(self, argv: Sequence[str]) -> Iterator[Chunk] | None:
         """What the step prints; None for a program the model does not know."""
@@ -236,12 +216,12 @@ class ModelHost:
         on_stdout: LineHandler,
         on_stderr: LineHandler,
         stop: asyncio.Event,
-    ) -> ModelOutcome:
+    ) -> SimulatedOutcome:
         """Print the step's output interval by interval; stops early (as fio after SIGINT)."""
         chunks = self.chunks(argv)
         name = Path(argv[0]).name if argv else "?"
         if chunks is None:
-            return ModelOutcome(127, error=f"{name} does not run in the demo")
+            return SimulatedOutcome(127, error=f"{name} does not run in the demo")
         self.played += 1
         for chunk in chunks:
             self._clock += chunk.seconds
@@ -255,7 +235,7 @@ class ModelHost:
                 await asyncio.sleep(self.pace * min(1.0, chunk.seconds))
             if stop.is_set():
                 break
-        return ModelOutcome(0)
+        return SimulatedOutcome(0)
 
 
 def directory_on(base: BenchTarget, identity: DriveIdentity, dev: str) -> BenchTarget:

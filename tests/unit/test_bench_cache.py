@@ -21,8 +21,9 @@ from nastui.bench.cache import (
     read_argv,
     set_argv,
 )
+from nastui.bench.host import SimulatedOutcome
 from nastui.bench.profiles import PROFILES
-from nastui.bench.replay import Recording, ReplayHost, ReplayOutcome
+from nastui.bench.replay import Recording, ReplayHost
 from nastui.bench.runner import BenchRunner, SampleReady
 from nastui.model import BenchTarget, DriveIdentity, RunState, TargetKind, Transport
 from tests.conftest import FIXTURES
@@ -59,15 +60,15 @@ class DriveHost(ReplayHost):
         self.cache, self.fail_set = cache, fail_set
         self.commands: list[tuple[str, ...]] = []
 
-    async def run(self, argv: Sequence[str], *, timeout: float) -> ReplayOutcome:
+    async def run(self, argv: Sequence[str], *, timeout: float) -> SimulatedOutcome:
         args = tuple(argv)
         self.commands.append(args)
         if args[1] == "-W":
-            return ReplayOutcome(0, stdout=f" write-caching =  {int(self.cache)} (x)\n")
+            return SimulatedOutcome(0, stdout=f" write-caching =  {int(self.cache)} (x)\n")
         if self.fail_set:
-            return ReplayOutcome(5, error="hdparm exited 5: HDIO_SET_WCACHE failed")
+            return SimulatedOutcome(5, error="hdparm exited 5: HDIO_SET_WCACHE failed")
         self.cache = args[1] == "-W1"
-        return ReplayOutcome(0)
+        return SimulatedOutcome(0)
 
 
 def test_tools_and_argv() -> None:
