@@ -14,10 +14,10 @@ from textual.driver import Driver
 
 # One ASCII character for each one-cell character Textual and nastui draw with.
 SAME_WIDTH = {
-    **{c: "-" for c in "─━═╌╍┄┅▔▁"},
-    **{c: "|" for c in "│┃║╎╏┆┇▊▎▌▐"},
-    **{c: "+" for c in "┌┐└┘├┤┬┴┼╭╮╰╯┏┓┗┛┣┫┳┻╋╔╗╚╝╠╣╦╩╬"},
-    **{c: "#" for c in "█▇▆▅▄▃▂▉▋▍▏"},
+    **dict.fromkeys("─━═╌╍┄┅▔▁", "-"),
+    **dict.fromkeys("│┃║╎╏┆┇▊▎▌▐", "|"),
+    **dict.fromkeys("┌┐└┘├┤┬┴┼╭╮╰╯┏┓┗┛┣┫┳┻╋╔╗╚╝╠╣╦╩╬", "+"),
+    **dict.fromkeys("█▇▆▅▄▃▂▉▋▍▏", "#"),
     "░": ".",
     "▒": ":",
     "▓": "#",
@@ -39,10 +39,7 @@ class _Table(dict[int, str]):
 
     def __missing__(self, code: int) -> str:
         char = chr(code)
-        if code < 0x80:
-            value = char
-        else:
-            value = SAME_WIDTH.get(char) or "?" * max(1, cell_len(char))
+        value = char if code < 128 else SAME_WIDTH.get(char) or "?" * max(1, cell_len(char))
         self[code] = value
         return value
 

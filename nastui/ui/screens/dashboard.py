@@ -40,6 +40,9 @@ class DashboardScreen(GridScreen):
         self.query_one("#pools").border_title = "pools"
         self.query_one("#thermal").border_title = "temperatures and fans"
         self.query_one("#alerts").border_title = "alerts"
+        # Tab must not wander into the side panels, where it would show nothing and leave the
+        # arrows dead: the bay grid keeps the focus (the side panels scroll with the mouse).
+        self.query_one("#side").can_focus = False
 
     def show(self, snapshot: HostSnapshot) -> None:
         self._fit(snapshot)
