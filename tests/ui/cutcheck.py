@@ -5,7 +5,8 @@ a mark, and every number shown cut at all.
 A value is "shown cut" where a word on a line (between spaces or borders, brackets and marks
 taken off) is a long enough head of it (its tail lost) or a long enough tail of it (its head
 lost). A string cut that way must carry `~` or `...`
-right where the cut is; a number must never be cut (a layout drops the column instead).
+right where the cut is; a number must never be cut (a layout drops the column instead). A bare
+tail of a number is not taken as a sighting (too many numbers end alike), a marked one is.
 """
 
 from __future__ import annotations
@@ -67,6 +68,10 @@ def find_cuts(lines: Iterable[str], strings: Iterable[str], numbers: Iterable[st
                 if len(word) >= len(value) or len(word) < max(MIN_SEEN, len(value) // 2):
                     continue
                 head, tail = value.startswith(word), value.endswith(word)
+                if number and not head:
+                    # A number's tail alone is too often another number ("2025 rpm" and
+                    # 62025 hours): only a marked one ("~025") counts as a cut.
+                    tail = tail and before
                 if not (head or tail):
                     continue
                 marked = (head and after) or (tail and before)

@@ -34,3 +34,4 @@ def test_a_number_is_never_cut() -> None:
 def test_another_value_with_the_same_head_is_not_a_cut() -> None:
     assert find_cuts(["PK2331PXXXXXXX  "], [SERIAL], []) == []
     assert find_cuts(["29479819060 sectors"], [], [LBA]) == []
+    assert find_cuts(["rear-2  1906 rpm"], [], ["21906"]) == []
