@@ -9,6 +9,7 @@ text, where every word matters) or cut with a `~` in its last column: a cut is n
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from rich.text import Text
@@ -44,9 +45,17 @@ def ascii_text(text: Text) -> Text:
 CUT_MARK = "~"
 
 
+def _hang(plain: str, width: int) -> int:
+    """Where a folded line's continuation starts: under a column of text ("  d / 1   dashboard"
+    continues under "dashboard"), else two past the line's own indent."""
+    lead = len(plain) - len(plain.lstrip(" "))
+    gap = re.search(r"\S {2,}(?=\S)", plain[: width // 2])
+    return gap.end() if gap else min(lead + 2, width // 2)
+
+
 def fold(line: Text, width: int) -> list[Text]:
-    """`line` folded at spaces into lines of `width`, the rest indented under its start."""
-    indent = min(len(line.plain) - len(line.plain.lstrip(" ")) + 2, width // 2)
+    """`line` folded at spaces into lines of `width`, the rest hung under its text."""
+    indent = _hang(line.plain, width)
     out: list[Text] = []
     rest = line
     room = width
