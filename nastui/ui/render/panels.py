@@ -115,8 +115,19 @@ def thermal_text(
         f"{s.name} {degrees(s.value, glyphs)}" for s in snapshot.sensors if s.value is not None
     ]
     if sensors:
-        text.append("\n" + fit(", ".join(sensors), width, glyphs), style=DIM)
+        text.append("\n" + _whole_items(sensors, width), style=DIM)
     return text
+
+
+def _whole_items(items: list[str], width: int) -> str:
+    """`items` joined by commas, as many whole ones as fit with "+N more" after: a reading is
+    never cut in half ("System 2...")."""
+    shown = ", ".join(items)
+    for count in range(len(items) - 1, 0, -1):
+        if len(shown) <= width:
+            break
+        shown = ", ".join(items[:count]) + f", +{len(items) - count} more"
+    return shown
 
 
 KEYS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
