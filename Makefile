@@ -1,7 +1,9 @@
 # nastui: the two commands a new user types are `make demo` and `make test`.
 #
 # Everything installs itself: Debian packages through apt (only when run as root and only those
-# missing), Python packages into .venv (only when pyproject.toml changed since the last install).
+# missing), Python packages into .venv (only when pyproject.toml changed since the last install):
+# nastui with its optional extras (snmp, apprise: the tests use them) and the `dev` dependency
+# group (PEP 735, which needs pip >= 25.1: the recipe upgrades pip first).
 
 PYTHON      ?= python3
 VENV        ?= .venv
@@ -10,7 +12,7 @@ STAMP       := $(VENV)/.nastui-installed
 SCENARIO    ?= healthy-24-bay
 
 # Debian packages the test suite drives for real (see tests/integration and ../shared/lab).
-APT_PACKAGES := systemd tmux util-linux fdisk btrfs-progs fio openipmi ipmitool smartmontools sg3-utils ledmon e2fsprogs hdparm sdparm snmpd snmp libsnmp40 python3-venv
+APT_PACKAGES := systemd tmux util-linux fdisk btrfs-progs fio openipmi ipmitool smartmontools sg3-utils ledmon e2fsprogs hdparm sdparm snmpd snmp libsnmp40 libsnmp-base nut-server nut-client zsh fish groff-base man-db bsdextrautils prometheus smitools python3-venv
 
 # snmpsim (PyPI) serves SNMP recordings to the fleet tests. As root it must drop privileges to
 # nobody, who cannot read a Python under /root: its venv is built from Debian's python3 in a
@@ -47,8 +49,8 @@ venv: $(STAMP)
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "nastui needs Python 3.11 or newer: set PYTHON=python3.11")'
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet --upgrade 'pip>=25.1'
+	$(BIN)/python -m pip install --quiet -e '.[snmp,apprise,prometheus]' --group dev
 	@touch $(STAMP)
 
 # Install what is missing, and only as root; otherwise say what is missing and carry on

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from nastui import exits
 from nastui.cli.args import parse_args
+from nastui.cli.logsetup import configure, level_for
 from nastui.cli.main import run_headless
 
 
@@ -32,11 +33,11 @@ def _run_ui(args: argparse.Namespace) -> int:
 
 
 def _crash(args: argparse.Namespace | None, exc: BaseException) -> int:
-    if os.environ.get("NASTUI_DEBUG"):
+    if os.environ.get("NASTUI_DEBUG") or getattr(args, "debug", False):
         raise exc
     print(
         f"nastui: internal error: {type(exc).__name__}: {exc} "
-        "(a bug: please report it; NASTUI_DEBUG=1 shows the traceback)",
+        "(a bug: please report it; --debug shows the traceback)",
         file=sys.stderr,
     )
     # A monitoring check that cannot check is UNKNOWN, not a software error.
@@ -52,6 +53,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parse_args(argv)
         if args.command is None:
             return _run_ui(args)
+        configure(level_for(args.verbose, args.debug), sys.stderr, os.environ)
         return run_headless(args)
     except KeyboardInterrupt:
         return exits.INTERRUPTED

@@ -6,7 +6,11 @@ the real machine (optionally under `--root`), so every front end picks its sourc
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
+import math
 import os
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -17,17 +21,22 @@ from nastui.collectors import runner
 from nastui.collectors.base import Backend, FleetSource
 from nastui.collectors.local import LocalBackend
 from nastui.config import Config, ConfigError, find_config_path, load_config
+from nastui.control import acks as ack_file
+from nastui.control.demostate import FileDemoStore, open_demo
 from nastui.control.locate import Locator
 from nastui.control.locate_ladder import LadderLocator
+from nastui.control.statefile import StateError
 from nastui.core.clock import Clock, SystemClock
-from nastui.core.statefiles import state_dir
+from nastui.core.statefiles import demo_state_dir, state_dir
 from nastui.core.store import SnapshotStore
 from nastui.history.db import HISTORY_FILE, History, HistoryError
-from nastui.model import HostSnapshot
+from nastui.model import UNASSESSED, Acknowledgement, HostSnapshot
 from nastui.sim import DEFAULT_SCENARIO, SimBackend, UnknownScenario
-from nastui.sim.clock import FakeClock, FollowingClock
+from nastui.sim.clock import SIM_EPOCH, FakeClock, FollowingClock
 from nastui.sim.history import demo_history
 from nastui.sim.locate import SimLocator
+from nastui.sim.scenarios import get_scenario
+from nastui.sim.swapsim import load_hands
 
 HISTORY_SEED_S = 86400.0
 
@@ -65,8 +74,9 @@ class Source:
 @dataclass
 class Session:
     """An opened source: its configuration, backend, clock, store, locate LEDs, fleet (the
-    remote hosts; None when no `[[host]]` is configured or the source wants none) and history
-    (the daemon's file, its last day already in the store; None when there is none)."""
+    remote hosts; None when no `[[host]]` is configured or the source wants none), history
+    (the daemon's file, its last day already in the store; None when there is none) and state
+    directory (acknowledgements: the machine's, or the demo's own)."""
 
     config: Config
     backend: Backend
@@ -75,11 +85,50 @@ class Session:
     store: SnapshotStore = field(default_factory=SnapshotStore)
     fleet: FleetSource | None = None
     history: History | None = None
+    state_dir: Path | None = None  # None: keeps no state (a demo without HOME)
+    legacy_acks: tuple[Acknowledgement, ...] = ()  # alert acks an older nastui kept in history
 
     async def poll(self) -> HostSnapshot:
-        """Collect once, assess and publish; returns the assessed snapshot."""
+        """Collect once, apply the acknowledgements (`acks.json` in the state directory: the
+        one place status, the interface, the daemon, the agent and the export take them
+        from), assess and publish; returns the assessed snapshot."""
         raw = await self.backend.collect()
-        return self.store.ingest(raw, self.config.thresholds, self.clock.now())
+        try:
+            drive_acks, alert_acks = self._acks()
+        except StateError:
+            drive_acks, alert_acks = {}, ()
+        if drive_acks:
+            raw = dataclasses.replace(
+                raw,
+                drives=tuple(
+                    dataclasses.replace(d, acks=drive_acks[d.key])
+                    if d.key in drive_acks and d.verdict == UNASSESSED
+                    else d
+                    for d in raw.drives
+                ),
+            )
+        acks = (*self.legacy_acks, *alert_acks)  # the file's win over older ones (same key)
+        return self.store.ingest(raw, self.config.thresholds, self.clock.now(), acks)
+
+    def _acks(self) -> tuple[ack_file.DriveAcks, tuple[Acknowledgement, ...]]:
+        return ack_file.load_all(self.state_dir) if self.state_dir is not None else ({}, ())
+
+    def alert_acks(self) -> tuple[Acknowledgement, ...]:
+        """The alert acknowledgements kept in the state directory."""
+        try:
+            return self._acks()[1]
+        except StateError:
+            return ()
+
+    def writable_state_dir(self) -> Path:
+        """The state directory, for writing acknowledgements.
+
+        Raises:
+            StateError: the session keeps no state (a demo without HOME or NASTUI_STATE_DIR).
+        """
+        if self.state_dir is None:
+            raise StateError("the demo keeps no state here: set NASTUI_STATE_DIR or HOME")
+        return self.state_dir
 
 
 def load_for(source: Source, env: Mapping[str, str]) -> Config:
@@ -112,19 +161,7 @@ def open_session(source: Source, env: Mapping[str, str]) -> Session:
     """Open a source. Raises `ConfigError` or `nastui.sim.UnknownScenario`."""
     config = load_for(source, env)
     if source.demo:
-        clock: Clock = FollowingClock() if source.live else FakeClock()
-        sim = SimBackend(
-            source.scenario or DEFAULT_SCENARIO,
-            seed=source.seed,
-            clock=clock,
-            host=config.hostname,
-        )
-        session = Session(
-            config, sim, clock, SimLocator(sim), fleet=_fleet(source, config, clock, sim)
-        )
-        if not source.history:
-            return session
-        return attach_history(session, _demo_history(source, sim, clock.now()))
+        return _open_demo(source, config, env)
     clock = SystemClock()
     root = source.root or Path("/")
     backend = LocalBackend(config, root=root, clock=clock)
@@ -135,8 +172,79 @@ def open_session(source: Source, env: Mapping[str, str]) -> Session:
         latest=lambda: store.latest(backend.host),
         state_dir=state_dir(env, os.geteuid()),
     )
-    session = Session(config, backend, clock, locator, store, _fleet(source, config, clock))
+    session = Session(
+        config,
+        backend,
+        clock,
+        locator,
+        store,
+        _fleet(source, config, clock),
+        state_dir=state_dir(env, os.geteuid()),
+        legacy_acks=_legacy_acks(env),
+    )
     return attach_history(session, _local_history(env)) if source.history else session
+
+
+def _open_demo(source: Source, config: Config, env: Mapping[str, str]) -> Session:
+    """The simulator. With a demo state directory it runs on the wall clock (sim time =
+    `SIM_EPOCH` + wall time since the demo session began, kept in `demo.json` there) and keeps
+    its LEDs and scrubs there; without one (tests, screenshots) on a clock of its own at
+    `SIM_EPOCH`: standing still, or following the wall clock's pace when live."""
+    scenario = get_scenario(source.scenario or DEFAULT_SCENARIO).name
+    directory = _private(demo_state_dir(env, scenario))
+    store, offset = None, 0.0
+    clock: Clock | None = None
+    if directory is not None:
+        store = FileDemoStore(directory)
+        wall = time.time()
+        anchor = open_demo(store, wall).anchor
+        offset = (anchor if anchor is not None else math.floor(wall)) - SIM_EPOCH
+        clock = SystemClock() if source.live else FakeClock(math.floor(wall))
+    elif source.live:
+        clock = FollowingClock()
+    sim_clock: Clock = clock if clock is not None else FakeClock()
+    sim = SimBackend(
+        scenario,
+        seed=source.seed,
+        clock=sim_clock,
+        host=config.hostname,
+        offset=offset,
+        store=store,
+    )
+    if directory is not None:  # the operator's hands on the demo box (`nastui swap sim ...`)
+        sim.hands, sim.hands_dir = load_hands(directory), directory
+    session = Session(
+        config,
+        sim,
+        sim_clock,
+        SimLocator(sim),
+        fleet=_fleet(source, config, sim_clock, sim),
+        state_dir=directory,
+    )
+    if not source.history:
+        return session
+    return attach_history(session, _demo_history(source, sim, sim_clock.now()))
+
+
+def _private(directory: Path | None) -> Path | None:
+    """`directory`, created mode 0700 if it can be (else the first write says why)."""
+    if directory is not None:
+        with contextlib.suppress(OSError):
+            directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return directory
+
+
+def _legacy_acks(env: Mapping[str, str]) -> tuple[Acknowledgement, ...]:
+    """Alert acknowledgements an older nastui kept in the history database (read-only)."""
+    history = _local_history(env)
+    if history is None:
+        return ()
+    try:
+        return history.acks()
+    except HistoryError:
+        return ()
+    finally:
+        history.close()
 
 
 def _local_history(env: Mapping[str, str]) -> History | None:
@@ -149,9 +257,15 @@ def _local_history(env: Mapping[str, str]) -> History | None:
 
 
 def _demo_history(source: Source, sim: SimBackend, end: float) -> History | None:
-    """The simulated day before `end`, as the daemon would have kept it."""
+    """The simulated day before `end` (clock time), as the daemon would have kept it."""
     try:
-        return demo_history(sim.scenario.name, seed=source.seed, host=sim.host, end=end)
+        return demo_history(
+            sim.scenario.name,
+            seed=source.seed,
+            host=sim.host,
+            end=end - sim.offset,
+            offset=sim.offset,
+        )
     except HistoryError:
         return None
 
@@ -188,7 +302,8 @@ def _fleet(
     source: Source, config: Config, clock: Clock, sim: SimBackend | None = None
 ) -> FleetSource | None:
     """The fleet to poll: the scenario's simulated hosts for the demo, else an SNMP collector
-    for the configured `[[host]]`s; None when the source wants no fleet or none is configured.
+    for the configured `[[host]]`s (a note per host without the snmp extra) and NUT for the
+    `[[ups]]`s; None when the source wants no fleet or none is configured.
     Imported here so commands that never poll the fleet do not load the SNMP engine."""
     if not source.fleet:
         return None
@@ -196,11 +311,16 @@ def _fleet(
     if sim is not None:
         from nastui.sim.fleet import SimFleet
 
-        fleet = SimFleet(sim.scenario.name, seed=source.seed, clock=clock, limits=config.thresholds)
+        fleet = SimFleet(
+            sim.scenario.name,
+            seed=source.seed,
+            clock=clock,
+            limits=config.thresholds,
+            offset=sim.offset,
+        )
         return fleet
-    if not config.hosts:
+    if not config.hosts and not config.ups:
         return None
-    from nastui.collectors.fleet import FleetCollector
+    from nastui.collectors.fleet_source import fleet_source
 
-    fleet = FleetCollector(config.hosts, clock, limits=config.thresholds)
-    return fleet
+    return fleet_source(config.hosts, clock, limits=config.thresholds, ups=config.ups)

@@ -51,6 +51,17 @@ def pytest_runtest_makereport(
         )
 
 
+@pytest.fixture(autouse=True)
+def private_demo_state(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The demo keeps its acknowledgements per user ($XDG_STATE_HOME/nastui/demo/SCENARIO):
+    give every test (and the commands it runs) its own, so an operator's demo acknowledgements
+    never change a test's outcome. Tests that set NASTUI_STATE_DIR themselves are unaffected."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("xdg-state")))
+    monkeypatch.delenv("NASTUI_STATE_DIR", raising=False)
+
+
 @pytest.fixture
 def nastui_cmd() -> list[str]:
     """The argv prefix that runs the installed CLI in a subprocess."""

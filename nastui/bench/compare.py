@@ -2,12 +2,14 @@
 
 Steps are matched by label across runs ("RND4K Q1T1 read" with "RND4K Q1T1 read"); the first run
 is the baseline and every other run's figure carries its change against it. One metric at a
-time keeps three or more runs readable at 80 columns.
+time keeps three or more runs readable at 80 columns. Runs keep their own numbers (#2 stays #2
+when compared with #5); a failed or stopped run compares too, a step that failed shows "failed"
+and is nobody's baseline.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from nastui.bench.chart import latency, short
@@ -91,20 +93,37 @@ def verdict(delta: float | None, metric: Metric) -> str:
     return f"{delta * 100:+.0f}%" + ("!" if worse(delta, metric) else "")
 
 
-def table(runs: Sequence[BenchRun], metric: Metric) -> list[list[str]]:
-    """Rows of text: a header (step, then each run), then per step the metric per run with its
-    change against the first run."""
-    header = ["step", *(f"#{i + 1} {metric.title}" for i in range(len(runs)))]
+def value_of(result: StepResult | None, metric: Metric) -> float | None:
+    """The metric of a step that ran; None for a missing or failed one."""
+    return None if result is None or result.error else metric.step(result)
+
+
+def cell_text(result: StepResult | None, metric: Metric) -> str:
+    """A step's figure: "-" where the run has no such step, "failed" where it failed."""
+    if result is None:
+        return "-"
+    return "failed" if result.error else metric.text(metric.step(result))
+
+
+def numbered(runs: Sequence[BenchRun], numbers: Iterable[int] | None) -> list[int]:
+    """The runs' own numbers (1, 2, ... when none are given)."""
+    given = list(numbers) if numbers is not None else []
+    return given if len(given) == len(runs) else list(range(1, len(runs) + 1))
+
+
+def table(
+    runs: Sequence[BenchRun], metric: Metric, numbers: Iterable[int] | None = None
+) -> list[list[str]]:
+    """Rows of text: a header (step, then each run by its number), then per step the metric per
+    run with its change against the first run."""
+    header = ["step", *(f"#{n} {metric.title}" for n in numbered(runs, numbers))]
     rows = [header]
     for row in matched(runs):
-        base_result = row.results[0]
-        base = metric.step(base_result) if base_result is not None else None
+        base = value_of(row.results[0], metric)
         cells = [row.label]
         for i, result in enumerate(row.results):
-            value = metric.step(result) if result is not None else None
-            text = metric.text(value) if result is not None else "-"
-            delta = verdict(change(base, value), metric) if i else ""
-            cells.append(f"{text} {delta}".strip())
+            delta = verdict(change(base, value_of(result, metric)), metric) if i else ""
+            cells.append(f"{cell_text(result, metric)} {delta}".strip())
         rows.append(cells)
     return rows
 

@@ -152,7 +152,8 @@ class ReplayHost:
     ) -> ReplayOutcome:
         """Feed the next recording's lines; stops early (like fio after SIGINT) on `stop`."""
         if argv[0] != "fio":
-            return ReplayOutcome(127, error=f"{argv[0]} steps are not recorded for replay")
+            tool = "write-sync-close" if "nastui.bench.wsc" in argv else Path(argv[0]).name
+            return ReplayOutcome(127, error=f"{tool} steps are not recorded for replay")
         recording = self.recordings[self.played % len(self.recordings)]
         self.played += 1
         base = self._clock

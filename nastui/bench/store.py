@@ -197,7 +197,8 @@ def list_runs(directory: Path) -> list[BenchRun]:
 
 
 def find(directory: Path, ref: str) -> BenchRun:
-    """A run by file path, id, unique id prefix, "last", or "last-N" (N runs before the last).
+    """A run by file path, id, unique id prefix, "last", "last-N" (N runs before the last), or
+    "#N" (its number in `nastui bench list`).
 
     Raises:
         LookupError: no run, or several, match (the message says which).
@@ -206,6 +207,10 @@ def find(directory: Path, ref: str) -> BenchRun:
     if ref.endswith(".json") or "/" in ref:
         return load(Path(ref))
     runs = list_runs(directory) if directory.is_dir() else []
+    if ref.startswith("#") and ref[1:].isdigit():
+        if not 1 <= int(ref[1:]) <= len(runs):
+            raise LookupError(f"{len(runs)} saved runs in {directory}: there is no {ref}")
+        return runs[int(ref[1:]) - 1]
     back = ref.removeprefix("last")
     if ref.startswith("last") and (back == "" or back[1:].isdigit()):
         index = len(runs) - 1 - (int(back[1:]) if back else 0)

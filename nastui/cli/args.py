@@ -15,17 +15,45 @@ from typing import TYPE_CHECKING, Any, NoReturn, cast
 
 from nastui import __version__
 from nastui.cli.registry import COMMANDS, command
-from nastui.exits import EX_USAGE
+from nastui.exits import EX_USAGE, UNKNOWN
 
 COLOR_CHOICES = ("none", "16", "256", "truecolor")
 
 
+PLUGIN_COMMANDS = frozenset({"status"})  # run by monitoring systems: their exit codes apply
+VALUED_OPTIONS = frozenset({"--scenario", "--seed", "--root", "--config", "--colors"})
+
+
 class Parser(argparse.ArgumentParser):
-    """argparse, but usage errors exit 64 (EX_USAGE): 2 means CRITICAL to a monitoring system."""
+    """argparse, but usage errors exit 64 (EX_USAGE): 2 means CRITICAL to a monitoring system.
+    For a monitoring-plugin command (`plugin`), a usage error is UNKNOWN (3) with a plugin
+    status line on stdout, so the monitoring system shows what is wrong."""
+
+    plugin = False
 
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
+        if self.plugin:
+            line = f"NASTUI UNKNOWN - bad command line: {message}".replace("|", "/")
+            print(line, file=sys.stdout, flush=True)
+            self.exit(UNKNOWN, f"{self.prog}: error: {message}\n")
         self.exit(EX_USAGE, f"{self.prog}: error: {message}\n")
+
+
+def command_of(argv: Sequence[str]) -> str | None:
+    """The command named on a command line (the first word that is not an option or the
+    value of a global option), or None."""
+    skip = False
+    for word in argv:
+        if skip:
+            skip = False
+        elif word in VALUED_OPTIONS:
+            skip = True
+        elif word == "--":
+            return None
+        elif not word.startswith("-"):
+            return word
+    return None
 
 
 def _global_options(*, suppress: bool) -> Parser:
@@ -56,6 +84,19 @@ def _global_options(*, suppress: bool) -> Parser:
     )
     opts.add_argument(
         "--colors", choices=COLOR_CHOICES, default=default, help="colour depth (default: detect)"
+    )
+    opts.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        default=flag_default,
+        help="log what nastui does to stderr (journald priorities under systemd)",
+    )
+    opts.add_argument(
+        "--debug",
+        action="store_true",
+        default=flag_default,
+        help="log every command run and more; show a traceback on an internal error",
     )
     return opts
 
@@ -106,13 +147,14 @@ def build_parser() -> Parser:
     )
     sub.common, sub.added = common, set()
     for entry in COMMANDS:
-        sub.add_parser(entry.name, parents=[common], help=entry.help)
+        command_parser = sub.add_parser(entry.name, parents=[common], help=entry.help)
+        command_parser.plugin = entry.name in PLUGIN_COMMANDS
     return parser
 
 
 def normalize(args: argparse.Namespace, env: Mapping[str, str]) -> None:
     """Fill global options that were not given: env fallbacks, --scenario implies --demo."""
-    for name, value in (("demo", False), ("ascii", False)):
+    for name, value in (("demo", False), ("ascii", False), ("verbose", False), ("debug", False)):
         if not hasattr(args, name):
             setattr(args, name, value)
     for name in ("scenario", "seed", "root", "config", "colors"):
@@ -130,6 +172,9 @@ def normalize(args: argparse.Namespace, env: Mapping[str, str]) -> None:
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     """Parse and normalize the command line."""
-    args = build_parser().parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    parser.plugin = command_of(words) in PLUGIN_COMMANDS
+    args = parser.parse_args(words)
     normalize(args, os.environ)
     return args

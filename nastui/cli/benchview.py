@@ -203,9 +203,16 @@ def chart_text(run: BenchRun, metric: Metric, width: int, *, ascii_only: bool) -
     return [f"{legend} over time ({every} per column)", *chart_lines(chart, plot, glyphs)]
 
 
-def compare_table(runs: Sequence[BenchRun], metric: Metric, *, ascii_only: bool) -> Table:
-    """Runs side by side, the first as baseline (`!` marks a regression)."""
-    rows = table(runs, metric)
+def compare_table(
+    runs: Sequence[BenchRun],
+    metric: Metric,
+    *,
+    ascii_only: bool,
+    numbers: Sequence[int] | None = None,
+) -> Table:
+    """Runs side by side by their own numbers, the first as baseline (`!` marks a
+    regression; a failed step shows "failed")."""
+    rows = table(runs, metric, numbers)
     grid = Table(box=box.ASCII if ascii_only else box.SIMPLE_HEAD)
     for i, name in enumerate(rows[0]):
         grid.add_column(name, justify="left" if i == 0 else "right")

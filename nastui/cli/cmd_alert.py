@@ -3,12 +3,14 @@
 - `test` sends a test message through every configured notifier and says, per notifier, that
   it went or why not (the article's advice: a monitor whose mail never arrives is no monitor).
   Exit 0 all sent, 1 one failed, 78 nothing configured.
-- `list` polls once (like `nastui status`) and lists the alerts with their keys and the
-  acknowledgements kept by the daemon's history; `--json` too.
+- `list` polls once (like `nastui status`) and lists the alerts with their keys, marked where
+  an acknowledgement covers them; `--json` too.
 - `ack KEY [--for DURATION] [--note TEXT]` acknowledges a standing alert: its present value
   becomes the baseline, it is not sent again until it grows (or the acknowledgement expires);
   `unack KEY` withdraws it. KEY is the alert's key as `list` shows it (HOST/KEY), or a unique
-  part of it. Exit 64 for no such alert, 73 when the history cannot be written (not root).
+  part of it. Acknowledgements are kept in the state directory's `acks.json` (the demo's own
+  directory for `--demo`/`--scenario`), which every poll reads: `nastui status` then counts the
+  alert as acknowledged. Exit 64 for no such alert, 73 when the file cannot be written.
 - `log [--since DURATION]` prints what the daemon sent (or failed to), newest first.
 """
 
@@ -24,11 +26,13 @@ from typing import TextIO
 from nastui import exits
 from nastui.cli.command import open_for, poll_once, write_json
 from nastui.config import Config
-from nastui.core.ack import ack_alert, ack_key, apply_alert_acks
+from nastui.control import acks as ack_file
+from nastui.control.statefile import StateError
+from nastui.core.ack import ack_alert, ack_key
 from nastui.core.statefiles import state_dir
 from nastui.core.units import age
 from nastui.history.db import HISTORY_FILE, History, HistoryError
-from nastui.model import Acknowledgement, Alert
+from nastui.model import Alert
 from nastui.notify import notifiers_from, send_test
 
 # Sample: 7d   12h   30m   90s   2w
@@ -70,20 +74,6 @@ def _history(*, write: bool) -> History | str:
         return str(exc)
 
 
-def _writable_history() -> History | int:
-    """The history to write an acknowledgement to, or EX_CANTCREAT after one line."""
-    history = _history(write=True)
-    if isinstance(history, str):
-        print(f"nastui: {history}", file=sys.stderr)
-        return exits.EX_CANTCREAT
-    return history
-
-
-def _acks() -> tuple[Acknowledgement, ...]:
-    history = _history(write=False)
-    return () if isinstance(history, str) else history.acks()
-
-
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Dispatch to the action."""
     action = {"test": _test, "list": _list, "ack": _ack, "unack": _unack, "log": _log}
@@ -123,9 +113,8 @@ def _standing(args: argparse.Namespace) -> tuple[str, tuple[Alert, ...]] | int:
     opened = poll_once(args)
     if isinstance(opened, int):
         return opened
-    session, snapshot = opened
-    alerts = apply_alert_acks(snapshot.alerts, _acks(), session.clock.now())
-    return snapshot.host, alerts
+    _, snapshot = opened
+    return snapshot.host, snapshot.alerts  # the poll applied the acknowledgements
 
 
 def _list(args: argparse.Namespace, out: TextIO) -> int:
@@ -134,20 +123,18 @@ def _list(args: argparse.Namespace, out: TextIO) -> int:
         return standing
     host, alerts = standing
     if args.json:
-        write_json(
-            [
-                {
-                    "key": ack_key(a),
-                    "health": a.health.name,
-                    "name": a.name,
-                    "message": a.message,
-                    "value": a.value,
-                    "acknowledged": a.acknowledged,
-                }
-                for a in alerts
-            ],
-            out,
-        )
+        entries = [
+            {
+                "key": ack_key(a),
+                "health": a.health.name,
+                "name": a.name,
+                "message": a.message,
+                "value": a.value,
+                "acknowledged": a.acknowledged,
+            }
+            for a in alerts
+        ]
+        write_json({"host": host, "alerts": entries}, out)
         return exits.OK
     if not alerts:
         print(f"{host}: no alerts", file=out)
@@ -171,22 +158,20 @@ def _find(alerts: tuple[Alert, ...], key: str) -> Alert | str:
 
 
 def _ack(args: argparse.Namespace, out: TextIO) -> int:
-    standing = _standing(args)
-    if isinstance(standing, int):
-        return standing
-    alert = _find(standing[1], args.key)
+    opened = poll_once(args)
+    if isinstance(opened, int):
+        return opened
+    session, snapshot = opened
+    alert = _find(snapshot.alerts, args.key)
     if isinstance(alert, str):
         print(f"nastui: {alert}", file=sys.stderr)
         return exits.EX_USAGE
-    now = time.time()
+    now = session.clock.now()
     expires = now + args.duration if args.duration else None
     ack = ack_alert(alert, now, args.note, expires)
-    history = _writable_history()
-    if isinstance(history, int):
-        return history
     try:
-        history.add_ack(ack)
-    except HistoryError as exc:
+        ack_file.add_alert_ack(session.writable_state_dir(), ack)
+    except StateError as exc:
         print(f"nastui: {exc}", file=sys.stderr)
         return exits.EX_CANTCREAT
     value = f" at {ack.value}" if ack.value is not None else ""
@@ -196,17 +181,37 @@ def _ack(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _unack(args: argparse.Namespace, out: TextIO) -> int:
-    history = _writable_history()
-    if isinstance(history, int):
-        return history
-    keys = [a.key for a in history.acks() if a.key == args.key or args.key in a.key]
+    session = open_for(args)
+    if isinstance(session, int):
+        return session
+    known = {a.key for a in (*session.legacy_acks, *session.alert_acks())}
+    keys = sorted(k for k in known if k == args.key or args.key in k)
+    if args.key in keys:
+        keys = [args.key]
     if len(keys) != 1:
         what = "no acknowledgement" if not keys else f"{len(keys)} acknowledgements match"
         print(f"nastui: {what} {args.key!r} (`nastui alert list` shows them)", file=sys.stderr)
         return exits.EX_USAGE
-    history.remove_ack(keys[0])
+    try:
+        ack_file.remove_alert_ack(session.writable_state_dir(), keys[0])
+        if any(a.key == keys[0] for a in session.legacy_acks):
+            _forget_legacy(keys[0])
+    except (StateError, HistoryError) as exc:
+        print(f"nastui: {exc}", file=sys.stderr)
+        return exits.EX_CANTCREAT
     print(f"withdrew the acknowledgement of {keys[0]}", file=out)
     return exits.OK
+
+
+def _forget_legacy(key: str) -> None:
+    """Remove an acknowledgement an older nastui kept in the history database."""
+    history = _history(write=True)
+    if isinstance(history, str):
+        raise HistoryError(history)
+    try:
+        history.remove_ack(key)
+    finally:
+        history.close()
 
 
 def _log(args: argparse.Namespace, out: TextIO) -> int:

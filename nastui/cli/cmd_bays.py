@@ -16,7 +16,7 @@ VIEWS = ("dev", "temp", "health", "serial", "pool")
 def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentParser) -> None:
     """--view and --json."""
     parser.add_argument("--view", choices=VIEWS, default="dev", help="what each bay shows")
-    parser.add_argument("--json", action="store_true", help="one JSON entry per bay")
+    parser.add_argument("--json", action="store_true", help="JSON: one entry per bay under bays")
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
@@ -27,7 +27,16 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     session, snapshot = opened
     limits = session.config.thresholds
     if args.json:
-        write_json(bay_entries(snapshot, limits), out)
+        chassis = snapshot.chassis.name if snapshot.chassis is not None else None
+        write_json(
+            {
+                "host": snapshot.host,
+                "taken_at": snapshot.taken_at,
+                "chassis": chassis,
+                "bays": bay_entries(snapshot, limits),
+            },
+            out,
+        )
         return exits.OK
     if snapshot.chassis is None:
         print(

@@ -24,8 +24,9 @@ from nastui.bench import store
 from nastui.bench.compare import METRICS, describe
 from nastui.bench.guard import writes
 from nastui.bench.profiles import PROFILES, plan
-from nastui.bench.replay import ReplayHost, demo_recordings, demo_target
+from nastui.bench.replay import demo_target
 from nastui.bench.runner import CLI_SIGNALS, BenchRunner, stop_on_signals
+from nastui.bench.simhost import ModelHost, directory_on
 from nastui.bench.sizes import parse_size
 from nastui.cli.benchview import (
     LiveProgress,
@@ -35,7 +36,8 @@ from nastui.cli.benchview import (
     header_lines,
     steps_table,
 )
-from nastui.cli.command import glyphs_of, use_color, write_json
+from nastui.cli.cmd_smart import find_drive
+from nastui.cli.command import glyphs_of, poll_once, use_color, write_json
 from nastui.collectors.fio_host import LocalBenchHost
 from nastui.collectors.fio_target import TargetError, inspect_target
 from nastui.model import BenchRun, BenchSettings, BenchTarget, RunState, TargetKind
@@ -75,7 +77,11 @@ def _size(text: str) -> int:
 
 def _run_options(run: argparse.ArgumentParser) -> None:
     run.add_argument("profile", choices=sorted(PROFILES), help="what to run (`bench list`)")
-    run.add_argument("target", nargs="?", help="a directory, or a whole block device")
+    run.add_argument(
+        "target",
+        nargs="?",
+        help="a directory, or a whole block device (demo: a directory, or a demo drive)",
+    )
     run.add_argument("--size", type=_size, help="test file size (default 1G; devices: whole)")
     run.add_argument("--runtime", type=float, metavar="S", help="seconds per job")
     run.add_argument("--ramp", type=float, metavar="S", help="fio ramp_time before measuring")
@@ -145,8 +151,8 @@ def _list(args: argparse.Namespace, out: TextIO) -> int:
     for p in PROFILES.values():
         out.write(f"  {p.name:<7} {p.summary}\n")
     out.write(f"\nsaved runs in {_runs_dir(args)}:\n" if saved else "\nno saved runs yet\n")
-    for saved_run in saved:
-        out.write(f"  {describe(saved_run)}\n")
+    for number, saved_run in enumerate(saved, 1):
+        out.write(f"  #{number:<3} {describe(saved_run)}\n")
     return exits.OK
 
 
@@ -200,9 +206,22 @@ def _confirm(args: argparse.Namespace, settings: BenchSettings, target: BenchTar
         return None
 
 
-def _target(args: argparse.Namespace) -> tuple[ReplayHost | LocalBenchHost, BenchTarget]:
+def _demo_target(args: argparse.Namespace) -> BenchTarget:
+    """The demo's target: a directory on the demo drive named (bay, serial or device: its
+    class and rpm decide the figures), else the directory named (on the demo's 7200 rpm disk)."""
+    name = args.target
+    if name is None or name.startswith(("/", ".")):
+        return demo_target(name)
+    opened = poll_once(args)
+    drive = None if isinstance(opened, int) else find_drive(opened[1], name)[0]
+    if drive is None:
+        return demo_target(name)
+    return directory_on(demo_target(), drive.identity, drive.dev)
+
+
+def _target(args: argparse.Namespace) -> tuple[ModelHost | LocalBenchHost, BenchTarget]:
     if args.demo:
-        return ReplayHost(demo_recordings()), demo_target(args.target)
+        return ModelHost(seed=int(getattr(args, "seed", None) or 0)), _demo_target(args)
     if args.target is None:
         raise TargetError("name a target: a directory, or a whole block device")
     root = args.root or Path("/")
@@ -218,13 +237,15 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
         return _fail(str(exc), exits.EX_USAGE)
     confirm = _confirm(args, settings, target)
     console = console_for(out, ascii_only=_ascii(args), color=use_color(args, out))
-    live = LiveProgress(console, quiet=args.quiet or args.json or not out.isatty())
+    # With --json, stdout carries the JSON document only: the step lines go to stderr.
+    shown = console_for(sys.stderr, ascii_only=_ascii(args), color=False) if args.json else console
+    live = LiveProgress(shown, quiet=args.quiet or args.json or not out.isatty())
     runner = BenchRunner(
         host,
         host_name="demo" if args.demo else platform.node(),
         runs_dir=None if args.no_save else _runs_dir(args),
         on_event=live.event,
-        tool_note="replayed recording" if args.demo else "",
+        tool_note="demo: modelled drive" if args.demo else "",
     )
 
     async def go() -> BenchRun:
@@ -289,6 +310,16 @@ def _svg(args: argparse.Namespace, runs: list[BenchRun]) -> int:
     return exits.OK
 
 
+def _numbers(args: argparse.Namespace, runs: list[BenchRun]) -> list[int]:
+    """Each run's own number, as `bench list` shows it (a run from elsewhere, named by its
+    file, numbered after the saved ones)."""
+    directory = _runs_dir(args)
+    saved = store.list_runs(directory) if directory.is_dir() else []
+    own = {r.run_id: n for n, r in enumerate(saved, 1)}
+    extra = iter(range(len(saved) + 1, len(saved) + len(runs) + 1))
+    return [own[r.run_id] if r.run_id in own else next(extra) for r in runs]
+
+
 def _compare(args: argparse.Namespace, out: TextIO) -> int:
     if len(args.runs_) < 2:
         return _fail("compare needs two or more runs", exits.EX_USAGE)
@@ -299,14 +330,16 @@ def _compare(args: argparse.Namespace, out: TextIO) -> int:
     except ParseError as exc:
         return _fail(str(exc), exits.EX_DATAERR)
     metric = METRICS[args.metric]
+    numbers = _numbers(args, runs)
     if args.json:
         from nastui.bench.compare import table
 
-        write_json({"runs": [describe(r) for r in runs], "table": table(runs, metric)}, out)
+        rows = table(runs, metric, numbers)
+        write_json({"runs": [describe(r) for r in runs], "numbers": numbers, "table": rows}, out)
         return exits.OK
     console = console_for(out, ascii_only=_ascii(args), color=use_color(args, out))
-    for i, saved in enumerate(runs):
-        console.print(f"#{i + 1} {describe(saved)}", markup=False)
-    console.print(compare_table(runs, metric, ascii_only=_ascii(args)))
+    for number, saved in zip(numbers, runs, strict=True):
+        console.print(f"#{number} {describe(saved)}", markup=False)
+    console.print(compare_table(runs, metric, ascii_only=_ascii(args), numbers=numbers))
     console.print("(first run is the baseline; ! marks a change for the worse)", style="dim")
     return _svg(args, runs)

@@ -1,17 +1,20 @@
-"""`nastui config check [FILE]`."""
+"""`nastui config check [FILE]` and `nastui config init [FILE]`."""
 
 from __future__ import annotations
 
 import argparse
 import os
+import sys
 from pathlib import Path
 from typing import TextIO
 
+from nastui import exits
 from nastui.cli.configcheck import config_check
+from nastui.session import Source, open_or_explain
 
 
 def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentParser) -> None:
-    """The `check` action and its optional file."""
+    """The `check` and `init` actions and their optional file."""
     actions = parser.add_subparsers(dest="config_command", metavar="ACTION", required=True)
     check = actions.add_parser(
         "check",
@@ -19,8 +22,50 @@ def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentPars
         help="validate a configuration file",
     )
     check.add_argument("file", nargs="?", type=Path, help="file to check (default: the one in use)")
+    init = actions.add_parser(
+        "init",
+        parents=[common],
+        help="write the annotated example configuration, this box's drives, pools and fans "
+        "filled in as comments; never overwrites",
+    )
+    init.add_argument(
+        "file",
+        nargs="?",
+        help="where to write (default: $NASTUI_CONFIG, /etc/nastui/config.toml as root, else "
+        "~/.config/nastui/config.toml); - for stdout",
+    )
+
+
+def _init(args: argparse.Namespace, out: TextIO) -> int:
+    from nastui.cli.configinit import default_path, render, write_new
+
+    # What the box has, read with the built-in defaults: the file may not exist yet.
+    env = {k: v for k, v in os.environ.items() if k != "NASTUI_CONFIG"}
+    source = Source.from_options(args)
+    source = Source(source.demo, source.scenario, source.seed, source.root, None, history=False)
+    session = open_or_explain(source, env, sys.stderr)
+    if isinstance(session, int):
+        return session
+    text = render(session, source.demo, source.root)
+    if text is None:
+        print(
+            "nastui: this installation has no config.example.toml: reinstall nastui",
+            file=sys.stderr,
+        )
+        return exits.EX_UNAVAILABLE
+    if args.file == "-":
+        out.write(text)
+        return exits.OK
+    given = args.file is not None
+    target = Path(args.file) if given else default_path(os.environ, os.geteuid())
+    code = write_new(target, text, make_parent=not given)
+    if code == exits.OK:
+        out.write(f"wrote {target}: edit it, then `nastui config check {target}`\n")
+    return code
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
-    """Check the file named, or the one nastui would use."""
+    """Check the file named (or the one nastui would use), or write a new one."""
+    if args.config_command == "init":
+        return _init(args, out)
     return config_check(args.file or args.config, os.environ, out)

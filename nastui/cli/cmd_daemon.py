@@ -8,6 +8,9 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
+from nastui import exits
+from nastui.cli.command import textfile_dir_problem
+from nastui.daemon.metrics_http import DEFAULT_PORT, ListenAddress, parse_listen
 from nastui.daemon.monitord import DaemonOptions, run_daemon
 from nastui.session import Source
 
@@ -32,8 +35,16 @@ def _count(text: str) -> int:
     return value
 
 
+def _listen(text: str) -> ListenAddress:
+    try:
+        return parse_listen(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentParser) -> None:
-    """--once, --cycles, --period, --no-notify, --history, --prometheus, --keep-days."""
+    """--once, --cycles, --period, --no-notify, --history, --prometheus, --metrics-listen,
+    --keep-days."""
     parser.add_argument("--once", action="store_true", help="one cycle, then exit")
     parser.add_argument(
         "--cycles", type=_count, metavar="N", help="N cycles, then exit (a bounded run)"
@@ -60,6 +71,13 @@ def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentPars
         help="also write node_exporter's textfile format here every cycle",
     )
     parser.add_argument(
+        "--metrics-listen",
+        type=_listen,
+        metavar="[ADDRESS:]PORT",
+        help=f"serve Prometheus metrics on http://ADDRESS:PORT/metrics (e.g. {DEFAULT_PORT}: "
+        "127.0.0.1 only; needs the prometheus extra)",
+    )
+    parser.add_argument(
         "--keep-days",
         type=_positive,
         default=90.0,
@@ -70,6 +88,9 @@ def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentPars
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Run the daemon in the foreground; logs go to `out` (journald under systemd)."""
+    if args.prometheus is not None and (problem := textfile_dir_problem(args.prometheus)):
+        print(f"nastui: {problem}", file=sys.stderr)
+        return exits.EX_CANTCREAT
     options = DaemonOptions(
         once=args.once,
         cycles=args.cycles,
@@ -78,5 +99,6 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         history=args.history,
         prometheus=args.prometheus,
         keep_days=args.keep_days,
+        metrics_listen=args.metrics_listen,
     )
     return run_daemon(options, Source.from_options(args, live=True), os.environ, out, sys.stderr)

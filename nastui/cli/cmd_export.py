@@ -1,8 +1,11 @@
 """`nastui export --prometheus FILE`: the box's state for node_exporter's textfile collector.
 
 It polls once with the global source options (so `--demo` works), or with `--from-state` reads
-the daemon's latest.json instead (no smartctl, no root). The file is replaced atomically (a
-temporary file in the same directory, renamed over it) and left readable by node_exporter.
+the daemon's latest.json instead (no smartctl, no root). Either way the configuration's limits
+are exported beside the values, for the shipped alerting rules. The file is replaced
+atomically (a temporary file in the same directory, renamed over it) and left readable by
+node_exporter. A directory that does not exist is an error (exit 73), never created: it
+is most likely a typo. The fleet is not polled here: `nastui daemon --prometheus FILE` exports it.
 """
 
 from __future__ import annotations
@@ -14,12 +17,14 @@ from pathlib import Path
 from typing import TextIO
 
 from nastui import exits
-from nastui.cli.command import poll_once
+from nastui.cli.command import poll_once, textfile_dir_problem
 from nastui.collectors.latest import LatestError, default_latest_path, read_latest
+from nastui.config import ConfigError
 from nastui.control.latest import write_public
 from nastui.control.statefile import StateError
 from nastui.core.prometheus import render
-from nastui.model import HostSnapshot
+from nastui.model import HostSnapshot, Thresholds
+from nastui.session import Source, load_for
 
 
 def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentParser) -> None:
@@ -40,13 +45,17 @@ def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentPars
     )
 
 
-def _snapshot(args: argparse.Namespace) -> HostSnapshot | int:
+def _snapshot(args: argparse.Namespace) -> tuple[HostSnapshot, Thresholds] | int:
     if args.from_state is None:
         opened = poll_once(args)
-        return opened if isinstance(opened, int) else opened[1]
+        return opened if isinstance(opened, int) else (opened[1], opened[0].config.thresholds)
     path = Path(args.from_state) if args.from_state else None
     try:
-        return read_latest(path or default_latest_path(os.environ, os.geteuid()))
+        limits = load_for(Source.from_options(args), os.environ).thresholds
+        return read_latest(path or default_latest_path(os.environ, os.geteuid())), limits
+    except ConfigError as exc:
+        print(f"nastui: {exc}", file=sys.stderr)
+        return exits.EX_CONFIG
     except LatestError as exc:
         print(f"nastui: {exc}", file=sys.stderr)
         return exits.EX_UNAVAILABLE
@@ -54,14 +63,18 @@ def _snapshot(args: argparse.Namespace) -> HostSnapshot | int:
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Collect (or read) once and write the metrics."""
-    snapshot = _snapshot(args)
-    if isinstance(snapshot, int):
-        return snapshot
-    text = render(snapshot)
+    found = _snapshot(args)
+    if isinstance(found, int):
+        return found
+    text = render(*found)
     if args.prometheus == "-":
         out.write(text)
         return exits.OK
     target = Path(args.prometheus)
+    problem = textfile_dir_problem(target)
+    if problem is not None:
+        print(f"nastui: {problem}", file=sys.stderr)
+        return exits.EX_CANTCREAT
     if not target.name.endswith(".prom"):
         print(
             f"nastui: note: node_exporter's textfile collector reads only *.prom files, "

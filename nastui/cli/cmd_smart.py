@@ -20,16 +20,15 @@ from typing import Any, TextIO
 from nastui import exits
 from nastui.cli.cmd_drives import reason_lines
 from nastui.cli.command import glyphs_of, poll_once, write_json
-from nastui.collectors.smart import parse_capture
-from nastui.collectors.smart_reading import SmartReading, drive_from_reading
-from nastui.collectors.smart_reading import exit_findings as exit_meanings
+from nastui.collectors.smart.collector import parse_capture
+from nastui.collectors.smart.reading import SmartReading, drive_from_reading
+from nastui.collectors.smart.reading import exit_findings as exit_meanings
 from nastui.config import ConfigError
 from nastui.control import acks
 from nastui.control.statefile import StateError
 from nastui.core import units
 from nastui.core.ack import ackable
 from nastui.core.health import drive_verdict
-from nastui.core.statefiles import state_dir
 from nastui.model import Drive, HostSnapshot, PowerState, Thresholds
 from nastui.model.errors import ParseError
 from nastui.session import Source, load_for
@@ -167,8 +166,8 @@ def run_ack(args: argparse.Namespace, out: TextIO) -> int:
         why = "no such drive" if drive is None else "it has no serial number to keep it by"
         print(f"nastui: cannot acknowledge {args.drive}: {why}", file=sys.stderr)
         return exits.EX_USAGE
-    directory = state_dir(os.environ, os.geteuid())
     try:
+        directory = opened[0].writable_state_dir()  # the machine's, or the demo's own
         if args.clear:
             count = acks.clear(directory, drive.key, args.keys or None)
             out.write(f"{drive.label}: {count} acknowledgement(s) forgotten\n")

@@ -1,28 +1,96 @@
-"""`nastui status`: a one-screen summary; exit codes are the monitoring-plugin ones."""
+"""`nastui status`: a one-screen summary; exit codes are the monitoring-plugin ones.
+
+0 OK, 1 WARNING, 2 CRITICAL, 3 UNKNOWN: a bad command line (`nastui.cli.args`), scenario name
+or configuration is UNKNOWN too, with a plugin status line saying so. Pools get
+a time-to-full estimate from the usage the daemon's history kept (`nastui.core.capacity`).
+"""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import io
+import os
+import sys
 from typing import TextIO
 
-from nastui.cli.command import glyphs_of, poll_once, write_json
-from nastui.cli.statusview import render_status, status_data
+from nastui import exits
+from nastui.cli.command import glyphs_of, write_json
+from nastui.cli.statusview import FullIn, render_status, status_data
+from nastui.core import perfdata
 from nastui.core.assess import overall
+from nastui.core.capacity import WINDOW_S, metric, time_to_full
+from nastui.daemon.swapstatus import status_view
+from nastui.history.db import HistoryError
+from nastui.model import HostSnapshot
+from nastui.session import Session, Source, history_for, open_or_explain
 
 
 def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentParser) -> None:
-    """--json."""
+    """--json, --verbose."""
     parser.add_argument("--json", action="store_true", help="machine-readable summary")
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="also what each collector did (absent stacks are off) and notes such as virtual "
+        "disks without SMART",
+    )
+
+
+def full_in(session: Session, snapshot: HostSnapshot, source_demo: bool) -> FullIn:
+    """Pool name -> seconds until full, from the usage samples the history holds (the
+    daemon's file; none without a daemon, nor on the demo)."""
+    if not snapshot.pools or source_demo:
+        return {}
+    history = session.history or history_for(Source(), session, os.environ)
+    if history is None:
+        return {}
+    now = snapshot.taken_at
+    result: dict[str, float | None] = {}
+    try:
+        for pool in snapshot.pools:
+            samples = history.samples(snapshot.host, metric(pool.name), now - WINDOW_S)
+            result[pool.name] = time_to_full(samples, now)
+    except HistoryError:
+        return {}
+    finally:
+        if history is not session.history:
+            history.close()
+    return result
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Collect once, print the summary, exit with the overall state."""
-    opened = poll_once(args)
-    if isinstance(opened, int):
-        return opened
-    session, snapshot = opened
+    why = io.StringIO()
+    session = open_or_explain(Source.from_options(args), os.environ, why)
+    if isinstance(session, int):
+        sys.stderr.write(why.getvalue())
+        message = why.getvalue().strip().removeprefix("nastui: ")
+        out.write(perfdata.text(f"NASTUI UNKNOWN - cannot check: {message}") + "\n")
+        return exits.UNKNOWN
+    snapshot = asyncio.run(session.poll())
+    limits = session.config.thresholds
+    filling = full_in(session, snapshot, bool(args.demo))
+    swap_lines, swap_critical = status_view(session, snapshot)
     if args.json:
-        write_json(status_data(snapshot, session.config.thresholds), out)
+        write_json({**status_data(snapshot, limits, filling), "swap": swap_lines}, out)
     else:
-        out.write(render_status(snapshot, glyphs_of(args, session)))
-    return int(overall(snapshot))
+        glyphs = glyphs_of(args, session)
+        text = render_status(snapshot, glyphs, limits, verbose=args.verbose, full_in=filling)
+        out.write(with_swap(text, swap_lines, critical=swap_critical))
+    return max(int(overall(snapshot)), exits.CRITICAL if swap_critical else exits.OK)
+
+
+def with_swap(text: str, lines: list[str], *, critical: bool) -> str:
+    """The summary with the swap's lines under its first line; a CRITICAL swap (a wrong
+    pull) also leads the plugin line, whose perfdata stays where it was."""
+    if not lines:
+        return text
+    first, _, rest = text.partition("\n")
+    if critical:
+        head, sep, perf = first.partition(" | ")
+        _, _, summary = head.partition(" - ")
+        lead = perfdata.text(lines[0].removeprefix("CRITICAL "))
+        first = f"NASTUI CRITICAL - {lead}; {summary}{sep}{perf}"
+    return first + "\n" + "".join(f"{perfdata.text(line)}\n" for line in lines) + rest

@@ -12,6 +12,8 @@ import asyncio
 import json
 import os
 import sys
+from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, Protocol, TextIO
 
 from nastui.core.glyphs import Glyphs, choose_ascii, glyphs_for
@@ -62,7 +64,22 @@ def glyphs_of(args: argparse.Namespace, session: Session | None = None) -> Glyph
     return glyphs_for(choose_ascii(os.environ, forced=True if args.ascii else configured))
 
 
-def write_json(data: Any, out: TextIO) -> None:
-    """Pretty JSON and a newline."""
-    json.dump(data, out, indent=2)
+JSON_SCHEMA = 1  # docs/json.md; raised when a field changes meaning or goes away
+
+
+def write_json(data: Mapping[str, Any], out: TextIO) -> None:
+    """One `--json` document: an object that starts with `"schema": JSON_SCHEMA`, then `data`
+    (its lists under named keys, never bare), pretty-printed, and a newline."""
+    json.dump({"schema": JSON_SCHEMA, **data}, out, indent=2)
     out.write("\n")
+
+
+def textfile_dir_problem(target: Path) -> str | None:
+    """Why a Prometheus textfile cannot go to `target`: its directory does not exist (a typo
+    would otherwise make a directory node_exporter never reads); None when it does."""
+    if target.parent.exists():
+        return None
+    return (
+        f"{target.parent} does not exist: create it (node_exporter's "
+        "--collector.textfile.directory), or fix the path"
+    )

@@ -12,6 +12,10 @@ from nastui.config import Config, ConfigError, find_config_path, load_config
 from nastui.model import DriveClass
 
 
+def _overrides(count: int) -> str:
+    return f"; {count} temperature override(s) by model or bay" if count else ""
+
+
 def describe(config: Config) -> list[str]:
     """What a valid configuration sets up, a line per section."""
     chassis = config.chassis
@@ -29,6 +33,7 @@ def describe(config: Config) -> list[str]:
             for cls in DriveClass
         )
         + f"; scrub every {config.thresholds.scrub_max_age_days:.0f} days"
+        + _overrides(len(config.thresholds.temp_overrides))
     )
     lines.append(
         f"fans      {len(config.fans)} fan(s) in {len(config.zones)} zone(s)"
@@ -41,7 +46,24 @@ def describe(config: Config) -> list[str]:
         if email
         else "alerts    no email configured"
     )
+    if config.alerts.apprise:
+        names = ", ".join(t.name for t in config.alerts.apprise)
+        lines.append(f"apprise   {len(config.alerts.apprise)} target(s): {names}")
     lines.append(f"hosts     {len(config.hosts)} remote host(s) for the fleet view")
+    switches = config.collectors
+    ignored = len(config.thresholds.ignore)
+    lines.append(
+        f"collect   zfs {switches.zfs.value}, md {switches.md.value}, btrfs {switches.btrfs.value}"
+        f"; {ignored} ignore rule(s)"
+    )
+    cap = config.thresholds.pools
+    overrides = f", {len(cap.per_pool)} pool(s) with their own" if cap.per_pool else ""
+    lines.append(
+        f"capacity  warn at {cap.capacity.warning:g}%, critical at {cap.capacity.critical:g}%"
+        + overrides
+    )
+    if config.ups:
+        lines.append(f"ups       {len(config.ups)} UPS(es) read over NUT")
     return lines
 
 

@@ -39,6 +39,11 @@ COMMANDS: tuple[Entry, ...] = (
     ),
     Entry("pools", "pools with state, scan progress, last scrub and vdev tree", "cmd_pools"),
     Entry("scrub", "start, pause or stop a pool's scrub (md: check)", "cmd_scrub"),
+    Entry(
+        "swap",
+        "replace a drive: plan, prepare, watch the pull and insert, replace, follow, log",
+        "cmd_swap",
+    ),
     Entry("config", "configuration tools", "cmd_config"),
     Entry(
         "fand",
@@ -67,6 +72,10 @@ COMMANDS: tuple[Entry, ...] = (
         "snmp-agent",
         "net-snmp pass_persist handler serving the daemon's latest snapshot (NASTUI-MIB)",
         "cmd_snmp_agent",
+    ),
+    Entry("completion", "print a bash, zsh or fish completion script", "cmd_completion"),
+    Entry(
+        "manpage", "print the nastui(1) man page (roff), generated from the options", "cmd_manpage"
     ),
 )
 

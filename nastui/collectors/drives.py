@@ -22,8 +22,8 @@ from nastui.collectors.enclosure_controllers import controller_slots
 from nastui.collectors.enclosure_leds import LedReader, led_states
 from nastui.collectors.hwmon import drive_temperatures
 from nastui.collectors.iostat import IoSampler, io_totals, read_diskstats
-from nastui.collectors.smart import RunFn, SmartCollector
-from nastui.collectors.smart_acks import AckReader
+from nastui.collectors.smart.acks import AckReader
+from nastui.collectors.smart.collector import RunFn, SmartCollector
 from nastui.collectors.sysfs import BlockDevice, discover, read_text
 from nastui.core.statefiles import state_dir as default_state_dir
 from nastui.model import CollectorError, Drive, EnclosureSlot, LedState, MappedBy, Temperature

@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 from nastui.collectors.runner import CommandResult
-from nastui.collectors.smart_reading import clean
+from nastui.collectors.smart.reading import clean
 from nastui.model import EnclosureSlot
 from nastui.model.errors import ParseError
 

@@ -3,7 +3,7 @@
 Programs run through the one runner (`runner.stream` for the steps, `runner.run` for short
 commands); device counters come from /proc/diskstats through `nastui.collectors.iostat`; SMART
 before and after a run from `smartctl -n standby -j -a` (never waking a sleeping disk), parsed by
-`nastui.collectors.smart_json` and flattened to (name, value) pairs worth comparing.
+`nastui.collectors.smart.json_report` and flattened to (name, value) pairs worth comparing.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from pathlib import Path
 from nastui.collectors import runner
 from nastui.collectors.fio_target import TargetError, inspect_target, whole_disk
 from nastui.collectors.iostat import read_counters
-from nastui.collectors.smart_json import parse_json
-from nastui.collectors.smart_reading import SmartReading
+from nastui.collectors.smart.json_report import parse_json
+from nastui.collectors.smart.reading import SmartReading
 from nastui.model import BenchTarget
 from nastui.model.errors import ParseError
 
@@ -102,7 +102,8 @@ class LocalBenchHost:
         ident = target.identity
         if target.dev is None or ident is None or _NO_SMART.match(target.dev):
             return None
-        from nastui.collectors.smart import smart_type  # pySMART comes with it: only when needed
+        # pySMART comes with it: only when needed
+        from nastui.collectors.smart.collector import smart_type
 
         kind = smart_type(ident.transport)
         if kind is None:

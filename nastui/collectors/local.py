@@ -48,7 +48,10 @@ class LocalBackend:
         self._drives = DriveCollector(root, schedule=schedule)
         self._fans = FanCollector(config, root)
         self._pools = PoolCollector(
-            root, interval=config.poll.pools_s, timeout=config.poll.command_timeout_s
+            root,
+            interval=config.poll.pools_s,
+            timeout=config.poll.command_timeout_s,
+            switches=config.collectors,
         )
 
     @property
@@ -94,5 +97,6 @@ class LocalBackend:
             pools=pools.pools,
             errors=(*drives.errors, *pools.errors),
             source="local",
+            collectors=pools.states,
         )
         return await self._fans.add_to(snapshot)

@@ -7,25 +7,34 @@ the md arrays and btrfs filesystems still show. On top of the stacks' own record
 - fills in rate and ETA from consecutive samples (`nastui.core.scan.ScanTracker`),
 - attaches the scrub schedule found (`nastui.collectors.schedule`),
 - records an md check that it saw finish (md keeps no such record itself),
-- runs the tools at most every `interval` seconds, however often it is asked.
+- runs the tools at most every `interval` seconds, however often it is asked,
+- leaves out a stack switched off in `[collectors]`, and turns a stack that is absent in
+  `auto` mode into an "off" state instead of an error (`nastui.collectors.presence`),
+- takes an md array's usage from the filesystem mounted on it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
+import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from nastui.collectors.btrfs.collector import BtrfsCollector
+from nastui.collectors import presence
+from nastui.collectors.btrfs.collector import NEEDS_ROOT, BtrfsCollector
+from nastui.collectors.btrfs.collector import NOT_INSTALLED as NO_BTRFS
 from nastui.collectors.md.collector import collect_md
 from nastui.collectors.schedule import ScrubSchedule, read_schedules, schedule_for
-from nastui.collectors.zfs.collector import ZfsCollector
+from nastui.collectors.zfs.collector import NO_MODULE, NOT_INSTALLED, ZfsCollector, ZfsReport
 from nastui.core.scan import ScanTracker
 from nastui.model import (
     CollectorError,
+    CollectorMode,
+    CollectorsConfig,
+    CollectorState,
     Drive,
     Pool,
     PoolKind,
@@ -47,10 +56,15 @@ _CHECKS = (ScanKind.CHECK, ScanKind.REPAIR)
 
 @dataclass(frozen=True)
 class PoolReport:
-    """Every pool found in one poll, and one line per thing that failed."""
+    """Every pool found in one poll, one line per thing that failed, and what each stack's
+    collector did (on, off: absent, disabled)."""
 
     pools: tuple[Pool, ...] = ()
     errors: tuple[CollectorError, ...] = ()
+    states: tuple[CollectorState, ...] = ()
+
+
+Stack = tuple[tuple[Pool, ...], tuple[CollectorError, ...], CollectorState]
 
 
 def whole_disk(name: str) -> str:
@@ -122,10 +136,18 @@ class PoolCollector:
     """Every pool under `root`: ZFS and btrfs through their tools, md from /proc and /sys."""
 
     def __init__(
-        self, root: Path = Path("/"), *, interval: float = 10.0, timeout: float = 20.0
+        self,
+        root: Path = Path("/"),
+        *,
+        interval: float = 10.0,
+        timeout: float = 20.0,
+        switches: CollectorsConfig | None = None,
+        statvfs: presence.StatVfs | None = None,
     ) -> None:
         self._root = root
         self._interval = interval
+        self._switches = switches or CollectorsConfig()
+        self._statvfs = statvfs
         self._zfs = ZfsCollector(timeout=timeout)
         self._btrfs = BtrfsCollector(root, timeout=timeout)
         self._tracker = ScanTracker()
@@ -138,18 +160,61 @@ class PoolCollector:
         """One poll (or the previous one, if it is less than `interval` old); never raises."""
         if self._last is not None and 0 <= now - self._last_at < self._interval:
             return self._last
-        zfs, (btrfs, btrfs_errors) = await asyncio.gather(
-            self._zfs.collect(now), self._btrfs.collect(now)
+        (zfs, zfs_errors, zfs_state), (btrfs, btrfs_errors, btrfs_state) = await asyncio.gather(
+            self._zfs_stack(now), self._btrfs_stack(now)
         )
-        md, md_errors = collect_md(self._root)
-        found = (*zfs.pools, *md, *btrfs)
+        md, md_errors, md_state = self._md_stack()
+        found = (*zfs, *md, *btrfs)
         schedules = read_schedules(self._root) if found else []  # /etc is read only for pools
         resolver = LeafResolver(drives, self._root)
         pools = tuple(self._finish(pool, schedules, resolver, now) for pool in found)
         self._tracker.forget({f"{p.kind.value}:{p.name}" for p in pools})
-        self._last = PoolReport(pools, (*zfs.errors, *md_errors, *btrfs_errors))
+        errors = (*zfs_errors, *md_errors, *btrfs_errors)
+        self._last = PoolReport(pools, errors, (zfs_state, md_state, btrfs_state))
         self._last_at = now
         return self._last
+
+    async def _zfs_stack(self, now: float) -> Stack:
+        mode = self._switches.zfs
+        auto = mode is CollectorMode.AUTO
+        if mode is CollectorMode.OFF:
+            return (), (), presence.state("zfs", mode, None)
+        if auto and not presence.installed("zpool") and not presence.zfs_module_loaded(self._root):
+            return (), (), presence.state("zfs", mode, "no zpool, no zfs module")
+        report: ZfsReport = await self._zfs.collect(now)
+        absent = presence.zfs_absent(
+            self._root, report.pools, report.errors, (NOT_INSTALLED, NO_MODULE)
+        )
+        errors = () if auto and absent else report.errors
+        return report.pools, errors, presence.state("zfs", mode, absent)
+
+    async def _btrfs_stack(self, now: float) -> Stack:
+        mode = self._switches.btrfs
+        known = presence.btrfs_known(self._root)
+        if mode is CollectorMode.OFF:
+            return (), (), presence.state("btrfs", mode, None)
+        if mode is CollectorMode.AUTO and not known and not presence.installed("btrfs"):
+            return (), (), presence.state("btrfs", mode, "no btrfs-progs, no btrfs filesystem")
+        pools, errors = await self._btrfs.collect(now)
+        absent = None
+        if not pools and not known:
+            said = {e.message for e in errors}
+            if said <= {NO_BTRFS, NEEDS_ROOT}:
+                absent = "no btrfs filesystem"
+        if mode is CollectorMode.AUTO and absent:
+            errors = ()
+        return pools, errors, presence.state("btrfs", mode, absent)
+
+    def _md_stack(self) -> Stack:
+        mode = self._switches.md
+        if mode is CollectorMode.OFF:
+            return (), (), presence.state("md", mode, None)
+        arrays, errors = collect_md(self._root)
+        absent = presence.md_absent(self._root, arrays, errors)
+        if absent and mode is CollectorMode.ON:
+            errors = (presence.md_missing(self._root),)
+        usage = presence.with_fs_usage(arrays, self._root, self._statvfs or os.statvfs)
+        return tuple(usage), errors, presence.state("md", mode, absent)
 
     def _finish(
         self, pool: Pool, schedules: list[ScrubSchedule], resolver: LeafResolver, now: float

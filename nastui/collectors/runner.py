@@ -25,8 +25,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ctypes
+import logging
 import os
 import re
+import shlex
 import signal
 import tempfile
 import time
@@ -37,6 +39,7 @@ from typing import IO, Any
 
 DEFAULT_MAX_OUTPUT = 32 * 1024 * 1024
 KILL_GRACE_S = 2.0
+_log = logging.getLogger(__name__)
 STOP_GRACE_S = 5.0
 _CHUNK = 65536
 _PR_SET_PDEATHSIG = 1
@@ -217,14 +220,15 @@ async def run(
     args = _checked(argv, timeout)
     started = time.monotonic()
     if leaves_child:
-        return await _run_leaving_child(
+        result = await _run_leaving_child(
             args, started=started, timeout=timeout, env=env, cwd=cwd, max_output=max_output
         )
+        return _logged(result)
     try:
         proc = await _spawn(args, stdin=stdin is not None, env=env, cwd=cwd)
     except OSError as exc:
-        return _start_failure(args, exc, started)
-    return await _supervise(
+        return _logged(_start_failure(args, exc, started))
+    result = await _supervise(
         proc,
         args,
         started=started,
@@ -233,6 +237,15 @@ async def run(
         max_output=max_output,
         kill_grace=kill_grace,
     )
+    return _logged(result)
+
+
+def _logged(result: CommandResult) -> CommandResult:
+    """`result`, after one debug line (`nastui --debug`): argv, exit status, time taken."""
+    if _log.isEnabledFor(logging.DEBUG):
+        how = result.error or ("timed out" if result.timed_out else f"exit {result.returncode}")
+        _log.debug("%s: %s in %.2f s", shlex.join(result.argv), how, result.duration)
+    return result
 
 
 async def _run_leaving_child(

@@ -103,6 +103,21 @@ class _Peer:
         self.discovery: _Discovery | None = None
         self.job: Job | None = None
         self.queue: deque[Job] = deque()
+        self.lease: tuple[bytes, str] | None = None  # the (engine ID, user) keys it holds
+        self.parked: Request | None = None  # the request waiting for that lease
+
+
+def _credentials(target: SnmpTarget) -> tuple[str, str | None, str, str | None]:
+    """What a v3 session's keys are made of, besides the engine ID and user."""
+    return (target.auth_protocol, target.auth_password, target.priv_protocol, target.priv_password)
+
+
+@dataclass(slots=True)
+class _Lease:
+    """Peers with one (engine ID, user) and the same credentials, with jobs in flight."""
+
+    credentials: tuple[str, str | None, str, str | None]
+    peers: set[_Peer]
 
 
 class SnmpEngine:
@@ -126,6 +141,11 @@ class SnmpEngine:
         self._wake_w.setblocking(False)
         self._peers: dict[tuple[SnmpTarget, str], _Peer] = {}
         self._retired: list[ns.Session] = []
+        # net-snmp keeps one key set per (engine ID, user) for the whole process and checks
+        # every answer with it: peers with other credentials for the pair take turns.
+        self._leases: dict[tuple[bytes, str], _Lease] = {}
+        self._parked: dict[tuple[bytes, str], deque[_Peer]] = {}
+        self._registered: dict[tuple[bytes, str], tuple[str, str | None, str, str | None]] = {}
 
     # ------------------------------------------------------------------ any thread
 
@@ -281,6 +301,8 @@ class SnmpEngine:
         if request is None or job.future.done():
             self._finish(peer, job.result)
             return
+        if not self._lease(peer, request):
+            return
         try:
             if peer.session is None:
                 self._retire_namesakes(peer)
@@ -301,6 +323,45 @@ class SnmpEngine:
         if peer.job is not None:
             _settle(peer.job.future, outcome)
         peer.job = None
+        self._release(peer)
+
+    def _lease(self, peer: _Peer, request: Request) -> bool:
+        """Take the peer's (engine ID, user) keys for its job, or park the request until the
+        peers using other credentials for that pair are done (False)."""
+        if peer.target.version != V3 or peer.engine is None or peer.lease is not None:
+            return True
+        key = (peer.engine.engine_id, peer.target.user or "")
+        credentials = _credentials(peer.target)
+        held = self._leases.get(key)
+        if held is not None and held.credentials != credentials:
+            peer.parked = request
+            self._parked.setdefault(key, deque()).append(peer)
+            return False
+        if held is None:
+            held = self._leases[key] = _Lease(credentials, set())
+        held.peers.add(peer)
+        peer.lease = key
+        if self._registered.get(key) != credentials and peer.session is not None:
+            self._retired.append(peer.session)  # its keys were replaced: a new session
+            peer.session = None
+        self._registered[key] = credentials
+        return True
+
+    def _release(self, peer: _Peer) -> None:
+        """Give the peer's keys back; the last one out lets the parked peers go."""
+        key, peer.lease = peer.lease, None
+        held = self._leases.get(key) if key is not None else None
+        if key is None or held is None:
+            return
+        held.peers.discard(peer)
+        if held.peers:
+            return
+        del self._leases[key]
+        waiting = self._parked.pop(key, deque())
+        while waiting:
+            other = waiting.popleft()
+            request, other.parked = other.parked, None
+            self._send(other, request)
 
     def _fail_all(self, peer: _Peer, error: SnmpError) -> None:
         """Fail the job in flight and every queued one: they would meet the same fate."""
@@ -416,6 +477,7 @@ class SnmpEngine:
             self._inbox.clear()
         for _target, _ip, job in items:
             _settle(job.future, closed)
+        self._parked.clear()  # failed below with the rest, never sent
         for peer in self._peers.values():
             self._fail_all(peer, closed)
             if peer.discovery is not None:

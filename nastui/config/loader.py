@@ -8,6 +8,7 @@ says which file that is.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import tomllib
 from collections.abc import Mapping
@@ -18,16 +19,31 @@ from nastui.config.tomlpos import KeyPath, index_lines
 from nastui.config.validate_alerts import read_alerts
 from nastui.config.validate_base import Context, Section
 from nastui.config.validate_chassis import read_chassis
+from nastui.config.validate_collectors import read_collectors, read_pools
 from nastui.config.validate_fans import read_fans, read_zones
 from nastui.config.validate_hosts import read_hosts
 from nastui.config.validate_settings import read_hostname, read_poll, read_ui
 from nastui.config.validate_thresholds import read_thresholds
+from nastui.config.validate_ups import read_ups
 from nastui.config.validate_values import dotted
 
 MAX_FILE_BYTES = 256 << 10  # a configuration is a few kB; a bigger file is not one
 MAX_DEPTH = 8  # tables and arrays within each other: the deepest real key (a face's hole) is 5
 
-TOP_KEYS = ("hostname", "chassis", "thresholds", "poll", "zone", "fan", "alerts", "host", "ui")
+TOP_KEYS = (
+    "hostname",
+    "chassis",
+    "thresholds",
+    "poll",
+    "zone",
+    "fan",
+    "alerts",
+    "host",
+    "ups",
+    "ui",
+    "collectors",
+    "pools",
+)
 CONFIG_NAME = Path("nastui") / "config.toml"
 
 # Sample: Expected '=' after a key in a key/value pair (at line 3, column 9)
@@ -134,16 +150,20 @@ def parse_config(text: str, path: Path) -> Config:
     root = Section(ctx, (), data)
     root.check_keys(TOP_KEYS)
     zones = read_zones(root)
+    switches, ignore = read_collectors(root)
+    limits = dataclasses.replace(read_thresholds(root), pools=read_pools(root), ignore=ignore)
     config = Config(
         path=path,
         hostname=read_hostname(root),
         chassis=read_chassis(root),
-        thresholds=read_thresholds(root),
+        thresholds=limits,
+        collectors=switches,
         poll=read_poll(root),
         fans=read_fans(root, zones),
         zones=zones,
         alerts=read_alerts(root, path.parent),
         hosts=read_hosts(root, path.parent),
+        ups=read_ups(root),
         ui=read_ui(root),
     )
     problem = ctx.first()

@@ -10,7 +10,7 @@ from enum import StrEnum
 from pathlib import Path
 
 from nastui.config.presets import PRESETS
-from nastui.model import BayBinding, ChassisLayout, FanZone, Thresholds
+from nastui.model import BayBinding, ChassisLayout, CollectorsConfig, FanZone, Thresholds
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,6 +103,23 @@ class EmailConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class AppriseConfig:
+    """One apprise target (`[[alerts.apprise]]`): Telegram, Discord, Pushover, Gotify, ntfy,
+    Matrix, ... Its URL holds the token, so it comes from a file (first line; relative paths
+    already joined to the config file's directory) or an environment variable, read at send
+    time.
+
+    Attributes:
+        name: shown in logs and `nastui alert test` instead of the URL.
+        url_file, url_env: where the apprise URL is read from (exactly one is set).
+    """
+
+    name: str
+    url_file: Path | None = None
+    url_env: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class AlertsConfig:
     """Where alerts go and how often a standing alert is repeated."""
 
@@ -110,6 +127,7 @@ class AlertsConfig:
     exec_hook: tuple[str, ...] = ()
     webhook: str | None = None
     repeat_interval_s: float = 86400.0
+    apprise: tuple[AppriseConfig, ...] = ()
 
 
 class SnmpProfile(StrEnum):
@@ -163,6 +181,25 @@ class HostConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class UpsConfig:
+    """A UPS read from a NUT server (`[[ups]]`).
+
+    Attributes:
+        name: name shown in the fleet view (default: the UPS's NUT name).
+        ups: the UPS's name on the NUT server (`upsc ups@host`).
+        address: the NUT server's host name or IP address.
+        port: its TCP port (3493).
+        timeout_s: the longest one reading may take.
+    """
+
+    name: str
+    ups: str
+    address: str
+    port: int = 3493
+    timeout_s: float = 2.0
+
+
+@dataclass(frozen=True, slots=True)
 class UiConfig:
     """Display preferences (command-line flags override them)."""
 
@@ -188,4 +225,6 @@ class Config:
     zones: tuple[FanZoneConfig, ...] = ()
     alerts: AlertsConfig = field(default_factory=AlertsConfig)
     hosts: tuple[HostConfig, ...] = ()
+    ups: tuple[UpsConfig, ...] = ()
     ui: UiConfig = field(default_factory=UiConfig)
+    collectors: CollectorsConfig = field(default_factory=CollectorsConfig)

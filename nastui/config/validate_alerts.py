@@ -1,4 +1,5 @@
-"""The `[alerts]` section: repeat interval, an exec hook, a webhook and `[alerts.email]`.
+"""The `[alerts]` section: repeat interval, an exec hook, a webhook, `[alerts.email]` and
+`[[alerts.apprise]]`.
 
 Secrets never live in the configuration: the SMTP password comes from `password_file` (a path,
 relative ones taken from the configuration file's directory) or `password_env` (a variable name).
@@ -11,10 +12,11 @@ from email.utils import parseaddr
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from nastui.config.schema import AlertsConfig, EmailConfig, Security
-from nastui.config.validate_base import Section
+from nastui.config.schema import AlertsConfig, AppriseConfig, EmailConfig, Security
+from nastui.config.validate_base import Section, check_unique
 
-ALERT_KEYS = ("repeat_interval", "exec", "webhook", "email")
+ALERT_KEYS = ("repeat_interval", "exec", "webhook", "email", "apprise")
+APPRISE_KEYS = ("name", "url_file", "url_env")
 EMAIL_KEYS = (
     "to",
     "from",
@@ -47,7 +49,37 @@ def read_alerts(root: Section, base: Path) -> AlertsConfig:
         repeat_interval_s=sec.number(
             "repeat_interval", AlertsConfig().repeat_interval_s, positive=True, unit="seconds"
         ),
+        apprise=_apprise(sec, base),
     )
+
+
+def _apprise(sec: Section, base: Path) -> tuple[AppriseConfig, ...]:
+    """The `[[alerts.apprise]]` targets: a name and the file or variable holding the URL."""
+    tables = sec.tables("apprise")
+    check_unique(tables, "name", "name")
+    found: list[AppriseConfig] = []
+    for target in tables:
+        if target.has("url"):
+            target.report(
+                "url",
+                f"{target.name('url')} is not allowed: an apprise URL holds the service's token; "
+                "name a file holding it with url_file, or a variable with url_env",
+            )
+        target.check_keys((*APPRISE_KEYS, "url"))
+        name = target.text("name", required=True)
+        url_file = _path(target, "url_file", base)
+        url_env = target.text("url_env")
+        if url_env is not None and not _ENV_NAME.fullmatch(url_env):
+            target.wrong("url_env", "an environment variable name (letters, digits, _)")
+        given = [k for k in ("url_file", "url_env") if target.has(k)]
+        if len(given) != 1 and not target.has("url"):
+            target.report(
+                given[1] if given else None,
+                f"{target.key} needs exactly one of url_file and url_env",
+            )
+        if name and len(given) == 1:
+            found.append(AppriseConfig(name, url_file, url_env))
+    return tuple(found)
 
 
 def _webhook(sec: Section) -> str | None:
@@ -112,10 +144,14 @@ def _login(sec: Section, base: Path) -> tuple[str | None, Path | None, str | Non
 
 
 def _password_file(sec: Section, base: Path) -> Path | None:
-    value = sec.text("password_file")
+    return _path(sec, "password_file", base)
+
+
+def _path(sec: Section, key: str, base: Path) -> Path | None:
+    value = sec.text(key)
     if value is None:
         return None
     if value.startswith("~"):
-        sec.wrong("password_file", "an absolute path or one relative to this file (no ~)")
+        sec.wrong(key, "an absolute path or one relative to this file (no ~)")
         return None
     return base / value

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from nastui.config.validate_base import Section, check_order, repeat_of
 from nastui.config.validate_values import is_integer
-from nastui.model import AttributeLimit, DriveClass, TempLimits, Thresholds
+from nastui.model import AttributeLimit, DriveClass, TempLimits, TempOverride, Thresholds
 from nastui.model.limits import DEFAULT_ATTRIBUTES, DEFAULT_TEMPS
 
 THRESHOLD_KEYS = (
@@ -21,7 +21,12 @@ THRESHOLD_KEYS = (
     "stale_after",
     "scrub_max_age_days",
     "nvme_percent_used_warning",
+    "temperature",
+    "ssd_retired_normalized_warning",
+    "selftest_recent_hours",
+    "unc_recent_hours",
 )
+OVERRIDE_KEYS = ("model", "bay", *("warning", "critical"))
 LEVELS = ("warning", "critical")
 ATTRIBUTE_KEYS = ("id", *LEVELS)
 TEMP_LOW, TEMP_HIGH = -20.0, 120.0
@@ -44,7 +49,38 @@ def read_thresholds(root: Section) -> Thresholds:
         nvme_percent_used_warning=sec.integer(
             "nvme_percent_used_warning", base.nvme_percent_used_warning, low=1, high=255
         ),
+        temp_overrides=tuple(_override(t) for t in sec.tables("temperature")),
+        ssd_retired_normalized_warning=sec.integer(
+            "ssd_retired_normalized_warning", base.ssd_retired_normalized_warning, low=1, high=255
+        ),
+        selftest_recent_hours=sec.integer(
+            "selftest_recent_hours", base.selftest_recent_hours, low=1, high=1_000_000
+        ),
+        unc_recent_hours=sec.integer(
+            "unc_recent_hours", base.unc_recent_hours, low=1, high=1_000_000
+        ),
     )
+
+
+def _override(table: Section) -> TempOverride:
+    """A `[[thresholds.temperature]]` table: limits for one model (glob) and/or one bay."""
+    table.check_keys(OVERRIDE_KEYS)
+    model = table.text("model")
+    bay = table.integer("bay", low=1, high=10_000)
+    if model is None and bay is None:
+        table.report(
+            None,
+            f"{table.name('model')} (a glob) or {table.name('bay')} (a bay number) is required",
+        )
+    warning = table.number("warning", None, low=TEMP_LOW, high=TEMP_HIGH, unit="°C")
+    critical = table.number("critical", None, low=TEMP_LOW, high=TEMP_HIGH, unit="°C")
+    for key, value in (("warning", warning), ("critical", critical)):
+        if value is None:
+            table.report(key, f"{table.name(key)} is required: a temperature in °C")
+    limits = TempOverride(warning or 0.0, critical or 0.0, model, bay)
+    if warning is not None and critical is not None:
+        check_order((table, "warning", warning), (table, "critical", critical), strict=True)
+    return limits
 
 
 def _temps(sec: Section, cls: DriveClass) -> TempLimits:

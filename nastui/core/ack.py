@@ -17,12 +17,17 @@ One function, `covers`, decides for both kinds:
   with an expiry); a value-less alert's acknowledgement holds until the alert clears (the
   daemon drops it then: `nastui.core.alerting.prune_alert_acks`) or expires.
 
-Drive acknowledgements are kept per drive serial in a JSON file (`encode`/`decode` here; the
-file itself is read by the drive collector and written by `nastui.control.acks`):
+Both kinds are kept in one JSON file in the state directory, `acks.json` (`encode`/`decode`
+and `decode_alerts` here; written by `nastui.control.acks`, read at every poll by
+`nastui.session`, so `nastui status`, the interface, the daemon, the SNMP agent and the
+Prometheus export all see the same acknowledgements; the demo has its own state directory):
     {"version": 1, "drives": {"PK1334PBHDJ2SR": [{"key": "attr:197", "value": 8,
-                                                  "at": 1700000000.0, "note": ""}]}}
-Alert acknowledgements are kept by the daemon's history database (`nastui.history.db`); the
-alert engine's book (`nastui.core.alerting`) records them with `ack_record`.
+                                                  "at": 1700000000.0, "note": ""}]},
+     "alerts": [{"key": "nas/pool:tank:capacity", "value": 83, "at": 1700000000.0,
+                 "note": "", "expires_at": 1700600000.0}]}
+Alert acknowledgements made by an older nastui in the daemon's history database
+(`nastui.history.db`) are still honoured; the alert engine's book (`nastui.core.alerting`)
+records acknowledgements with `ack_record`.
 "expires_at" (Unix time) is written only when set, so a file without expiries is unchanged.
 """
 
@@ -162,13 +167,20 @@ def ack_record(ack: Acknowledgement) -> dict[str, Any]:
     return item
 
 
-def encode(acks: Mapping[str, Iterable[Acknowledgement]]) -> str:
-    """The acknowledgement file's text for drive serial -> acknowledgements."""
+def encode(
+    acks: Mapping[str, Iterable[Acknowledgement]], alerts: Iterable[Acknowledgement] = ()
+) -> str:
+    """The acknowledgement file's text for drive serial -> acknowledgements, and the alert
+    acknowledgements (the "alerts" list is written only when there are some)."""
     drives = {
         serial: [ack_record(a) for a in sorted(items, key=lambda a: a.key)]
         for serial, items in sorted(acks.items())
     }
-    return json.dumps({"version": FORMAT_VERSION, "drives": drives}, indent=2) + "\n"
+    data: dict[str, Any] = {"version": FORMAT_VERSION, "drives": drives}
+    listed = [ack_record(a) for a in sorted(alerts, key=lambda a: a.key)]
+    if listed:
+        data["alerts"] = listed
+    return json.dumps(data, indent=2) + "\n"
 
 
 def _number(value: object) -> bool:
@@ -220,3 +232,14 @@ def decode(text: str, source: str) -> dict[str, tuple[Acknowledgement, ...]]:
         if acks:
             result[str(serial)] = acks
     return result
+
+
+def decode_alerts(text: str, source: str) -> tuple[Acknowledgement, ...]:
+    """The alert acknowledgements of the file's text (none when it has no "alerts" list);
+    malformed entries are skipped.
+
+    Raises:
+        ValueError: the text is not JSON (the message names `source`).
+    """
+    items = _load(text, source, "alerts")
+    return tuple(a for a in map(ack_from_record, items if isinstance(items, list) else []) if a)

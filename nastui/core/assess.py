@@ -10,7 +10,9 @@ The rules, by key (every alert also names its host; `value` is the count where t
   assessment ("smart"), SMART counts ("attr:5", 187, 188, 196, 197, 198, CRC 199 on growth),
   NVMe ("nvme:media", "nvme:critical_warning"...), SCSI defects, temperature over warning or
   critical ("temp"); `drive:KEY` for a vendor's keyless status or a bare bad verdict;
-- `bay:N:missing`; `pool:NAME:state|files|scan|vdev:LEAF|scrub-age`; `fan:NAME:stalled`;
+- `bay:N:missing`; `pool:NAME:state|files|scan|vdev:LEAF|scrub-age|capacity` (capacity: used
+  share of usable space at or over `[pools]` limits, the whole percent as its value);
+  `fan:NAME:stalled`;
 - `ups:NAME:power` (on battery WARNING, battery low CRITICAL, off CRITICAL, bypass WARNING:
   one key, so "on battery" turning into "battery low" is the same alert getting worse) and
   `ups:NAME:battery` (needs replacing, WARNING);
@@ -21,13 +23,17 @@ The rules, by key (every alert also names its host; `value` is the count where t
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import NamedTuple
 
+from nastui.core.ack import apply_alert_acks
+from nastui.core.capacity import capacity
+from nastui.core.drivepolicy import apply_policy
 from nastui.core.health import drive_verdict
 from nastui.core.units import age, duration
 from nastui.model import (
     UNASSESSED,
+    Acknowledgement,
     Alert,
     Drive,
     FleetHost,
@@ -42,6 +48,7 @@ from nastui.model import (
     Thresholds,
     Ups,
     UpsStatus,
+    Verdict,
     worst,
 )
 
@@ -150,7 +157,10 @@ def _scrub_age_alert(pool: Pool, limits: Thresholds, now: float) -> Alert | None
     return Alert(f"pool:{pool.name}:scrub-age", Health.WARNING, Subject.POOL, pool.name, text, now)
 
 
-def _pool_findings(pool: Pool) -> Iterator[tuple[str, Health, str, int | None]]:
+def _pool_findings(pool: Pool, limits: Thresholds) -> Iterator[tuple[str, Health, str, int | None]]:
+    full = capacity(pool, limits.pools)
+    if full is not None:
+        yield "capacity", full.health, full.text, full.percent
     state_health = _POOL_STATE_HEALTH.get(pool.state, Health.UNKNOWN)
     if state_health is not Health.OK:
         yield "state", state_health, f"pool {pool.state.value}", None
@@ -177,7 +187,7 @@ def _pool_findings(pool: Pool) -> Iterator[tuple[str, Health, str, int | None]]:
 
 def _pool_alerts(snapshot: HostSnapshot, limits: Thresholds, now: float) -> Iterator[Alert]:
     for pool in snapshot.pools:
-        for key, health, text, value in _pool_findings(pool):
+        for key, health, text, value in _pool_findings(pool, limits):
             yield Alert(
                 f"pool:{pool.name}:{key}", health, Subject.POOL, pool.name, text, now, value=value
             )
@@ -260,6 +270,8 @@ def assess(
     now: float,
     baselines: Mapping[str, Mapping[int, int]] | None = None,
     previous: HostSnapshot | None = None,
+    *,
+    acks: Iterable[Acknowledgement] = (),
 ) -> HostSnapshot:
     """`snapshot` with every drive's verdict filled in and its alerts derived, worst first.
 
@@ -270,6 +282,10 @@ def assess(
     engine counts it as covered), so acknowledging is not mistaken for recovering. An alert
     whose key `previous` (the host's last assessed snapshot) also had keeps that one's `since`
     (first seen); a new one is `since` now. So an unchanged host assesses to an equal snapshot.
+    A virtual disk's missing SMART and the findings `limits.ignore` names are OK notes
+    (`nastui.core.drivepolicy`); alerts an unexpired acknowledgement in `acks` covers are
+    marked `acknowledged` (the one mechanism for status, the interface, the daemon, the SNMP
+    agent and Prometheus).
 
     Args:
         snapshot: raw collector output.
@@ -277,10 +293,11 @@ def assess(
         now: current Unix time.
         baselines: `Drive.key` -> first-seen raw attribute values, for growth reporting.
         previous: the host's snapshot assessed before, if any.
+        acks: the alert acknowledgements (`nastui.core.ack.ack_key` keys).
     """
     known = baselines or {}
     drives = tuple(
-        dataclasses.replace(d, verdict=drive_verdict(d, limits, now, known.get(d.key)))
+        dataclasses.replace(d, verdict=_judge(snapshot, d, limits, now, known.get(d.key)))
         if d.verdict == UNASSESSED
         else d
         for d in snapshot.drives
@@ -289,7 +306,11 @@ def assess(
         d.key: {
             r.key: r
             for r in drive_verdict(
-                dataclasses.replace(d, acks=()), limits, now, known.get(d.key)
+                dataclasses.replace(d, acks=()),
+                limits,
+                now,
+                known.get(d.key),
+                snapshot.bay_of(d.key),
             ).reasons
         }
         for d in drives
@@ -310,7 +331,19 @@ def assess(
         dataclasses.replace(a, host=snapshot.host, since=first_seen.get(a.key, a.since))
         for a in alerts
     )
-    return dataclasses.replace(assessed, alerts=hosted)
+    return dataclasses.replace(assessed, alerts=apply_alert_acks(hosted, acks, now))
+
+
+def _judge(
+    snapshot: HostSnapshot,
+    drive: Drive,
+    limits: Thresholds,
+    now: float,
+    baseline: Mapping[int, int] | None,
+) -> Verdict:
+    bay = snapshot.bay_of(drive.key)
+    verdict = drive_verdict(drive, limits, now, baseline, bay)
+    return apply_policy(drive, verdict, limits.ignore, bay)
 
 
 def fleet_alerts(host: FleetHost, now: float) -> tuple[Alert, ...]:

@@ -4,7 +4,8 @@
 configured limits and says OK, WARNING, CRITICAL or UNKNOWN, with every finding spelled out:
 "Current_Pending_Sector 8 (+3 since first seen)". `baseline` holds the raw values first seen for
 this drive, so growth is reported, and growth alone can warn where the absolute count is
-meaningless (UDMA CRC errors: a cable, not the disk; command timeouts). The operator's
+meaningless (UDMA CRC errors: a cable, not the disk; command timeouts; an SSD's retired blocks,
+which are also judged by their normalized value, not by raw > 0). The operator's
 acknowledgements (`Drive.acks`, see `nastui.core.ack`) turn a known value into the new baseline.
 
 Raw values are compared as counts, and some vendors pack more than a count into them: Seagate's
@@ -20,7 +21,9 @@ from collections.abc import Iterator, Mapping
 from nastui.core.ack import apply_acks
 from nastui.model import (
     Acknowledgement,
+    AtaError,
     Drive,
+    DriveClass,
     DriveIdentity,
     Health,
     NvmeHealth,
@@ -36,6 +39,10 @@ COMMAND_TIMEOUT = 188
 GROWTH_ONLY = {CRC_ERRORS: ": check the cable or backplane, not the disk", COMMAND_TIMEOUT: ""}
 SEAGATE_PACKED = frozenset({1, 7, 195})
 COUNTS = frozenset({5, 10, 187, 188, 196, 197, 198, 199})
+RETIRED_BLOCKS = frozenset({5, 196})  # on an SSD: retired flash blocks, reallocation events
+# A report whose attribute table is missing (cut short): what it shows is not the whole story.
+INCOMPLETE = "no SMART attribute table in the report (cut short?): health not known"
+SELF_TEST_WRAP = 1 << 16  # ATA and SCSI logs keep power-on hours in 16 bits (NVMe in 64)
 
 # NVMe critical_warning bits (NVM Express base spec, SMART / Health log byte 0).
 _NVME_WARNING_BITS = (
@@ -103,6 +110,30 @@ def _limit_reason(
     return None
 
 
+def _ssd_retired_reason(
+    drive: Drive, attr: SmartAttribute, limits: Thresholds, delta: str
+) -> Reason | None:
+    """An SSD's retired blocks: spares are made for them, so a handful is normal; the drive's
+    normalized value (how much spare is left) and growth are what matter."""
+    value = effective_raw(attr, drive.identity)
+    key = f"attr:{attr.id}"
+    text = f"{attr.name} {value} retired blocks, normalized {attr.value}{delta}"
+    if attr.value is not None and attr.value < limits.ssd_retired_normalized_warning:
+        floor = limits.ssd_retired_normalized_warning
+        return Reason(Health.WARNING, f"{text} (below {floor})", key, value)
+    if delta:
+        return Reason(Health.WARNING, text, key, value)
+    return None
+
+
+def _judged_as_ssd(drive: Drive, attr: SmartAttribute) -> bool:
+    return (
+        attr.id in RETIRED_BLOCKS
+        and drive.identity.drive_class is DriveClass.SSD
+        and attr.value is not None
+    )
+
+
 def _attribute_reason(
     drive: Drive,
     attr: SmartAttribute,
@@ -114,6 +145,10 @@ def _attribute_reason(
     if attr.failing:
         text = f"{attr.name} normalized {attr.value} at or below threshold {attr.threshold}"
         return Reason(Health.CRITICAL, text, key)
+    if _judged_as_ssd(drive, attr):
+        return _ssd_retired_reason(
+            drive, attr, limits, _delta(drive, attr, baseline, acks.get(key))
+        )
     value = effective_raw(attr, drive.identity)
     if value is not None:
         delta = _delta(drive, attr, baseline, acks.get(key))
@@ -185,11 +220,13 @@ def _scsi_reasons(scsi: ScsiHealth) -> Iterator[Reason]:
             yield Reason(Health.WARNING, f"{count} {what}", key, count)
 
 
-def _temperature_reasons(drive: Drive, limits: Thresholds, now: float) -> Iterator[Reason]:
+def _temperature_reasons(
+    drive: Drive, limits: Thresholds, now: float, bay: int | None
+) -> Iterator[Reason]:
     temp = drive.temperature
     if temp is None:
         return
-    lim = limits.temps[drive.identity.drive_class]
+    lim = limits.temp_limits(drive.identity.drive_class, drive.identity.model, bay)
     reading = f"temperature {temp.celsius:.0f} °C"
     if temp.celsius >= lim.critical:
         yield Reason(Health.CRITICAL, f"{reading} (critical {lim.critical:.0f} °C)", "temp")
@@ -200,15 +237,68 @@ def _temperature_reasons(drive: Drive, limits: Thresholds, now: float) -> Iterat
         yield Reason(Health.UNKNOWN, f"temperature reading is {age / 60:.0f} min old", "temp-age")
 
 
-def _self_test_reasons(drive: Drive) -> Iterator[Reason]:
+def hours_ago(drive: Drive, at_hour: int | None) -> int | None:
+    """Power-on hours since `at_hour` (a log's 16-bit hour counter wraps at 65536). A log
+    entry stamped later than the drive's power-on hours (some drives keep the two on separate
+    clocks: Hitachi, WD) cannot be old: it counts as now."""
+    now = drive.power_on_hours
+    if now is None or at_hour is None:
+        return None
+    if _wrapped(drive, at_hour):
+        return (now - at_hour) % SELF_TEST_WRAP
+    return max(now - at_hour, 0)
+
+
+def _wrapped(drive: Drive, at_hour: int) -> bool:
+    now = drive.power_on_hours
+    return drive.nvme is None and now is not None and now >= SELF_TEST_WRAP > at_hour
+
+
+def unwrapped(drive: Drive, at_hour: int) -> int:
+    """A log's 16-bit power-on hour as the drive's full count (1248 -> 66784 on a drive at
+    66951 hours)."""
+    now = drive.power_on_hours
+    if now is not None and _wrapped(drive, at_hour):
+        return now - (now - at_hour) % SELF_TEST_WRAP
+    return at_hour
+
+
+def _self_test_reasons(drive: Drive, limits: Thresholds) -> Iterator[Reason]:
     if drive.self_tests and drive.self_tests[0].passed is False:
         test = drive.self_tests[0]
         where = f" at LBA {test.first_error_lba}" if test.first_error_lba is not None else ""
+        age = hours_ago(drive, test.lifetime_hours)
+        recent = age is not None and age <= limits.selftest_recent_hours
+        read_failure = "read" in test.status.lower()
+        health = Health.CRITICAL if recent and read_failure else Health.WARNING
+        when = f", {age} power-on hours ago" if age is not None else ""
         yield Reason(
-            Health.WARNING,
-            f"last self-test ({test.kind}): {test.status}{where}",
+            health,
+            f"last self-test ({test.kind}): {test.status}{where}{when}",
             "selftest",
             test.lifetime_hours,
+        )
+
+
+def _unc_reasons(drive: Drive, limits: Thresholds) -> Iterator[Reason]:
+    """Uncorrectable reads (UNC) in the ATA error log within the recent power-on hours."""
+    recent: list[AtaError] = []
+    for error in drive.ata_errors:
+        age = hours_ago(drive, error.lifetime_hours)
+        if error.uncorrectable and age is not None and age <= limits.unc_recent_hours:
+            recent.append(error)
+    if recent:
+        newest = recent[0]
+        where = f" at LBA {newest.lba}" if newest.lba is not None else ""
+        hour = unwrapped(drive, newest.lifetime_hours)
+        more = (
+            f" ({len(recent)} in the last {limits.unc_recent_hours} h)" if len(recent) > 1 else ""
+        )
+        yield Reason(
+            Health.WARNING,
+            f"uncorrectable read error (UNC){where} at power-on hour {hour}{more}",
+            "errlog:unc",
+            hour,
         )
 
 
@@ -221,7 +311,11 @@ def _no_smart_reason(drive: Drive) -> Reason:
 
 
 def drive_verdict(
-    drive: Drive, limits: Thresholds, now: float, baseline: Mapping[int, int] | None = None
+    drive: Drive,
+    limits: Thresholds,
+    now: float,
+    baseline: Mapping[int, int] | None = None,
+    bay: int | None = None,
 ) -> Verdict:
     """The health verdict for one drive.
 
@@ -230,6 +324,7 @@ def drive_verdict(
         limits: configured thresholds.
         now: the current Unix time (for reading ages).
         baseline: attribute id -> raw value first seen for this drive.
+        bay: the bay the drive sits in, for per-bay temperature limits.
     """
     reasons: list[Reason] = []
     if drive.smart_passed is False:
@@ -241,10 +336,13 @@ def drive_verdict(
         reasons += _nvme_reasons(drive.nvme, limits)
     if drive.scsi is not None:
         reasons += _scsi_reasons(drive.scsi)
-    reasons += _temperature_reasons(drive, limits, now)
-    reasons += _self_test_reasons(drive)
+    reasons += _temperature_reasons(drive, limits, now, bay)
+    reasons += _self_test_reasons(drive, limits)
+    reasons += _unc_reasons(drive, limits)
     if not drive.has_smart:
         reasons.append(_no_smart_reason(drive))
+    elif drive.smart_problem == INCOMPLETE:
+        reasons.append(Reason(Health.UNKNOWN, INCOMPLETE, "smart-incomplete"))
     elif drive.smart_problem and not drive.power.spun_down:
         text = f"{drive.smart_problem} (the SMART data shown is from the last read that worked)"
         reasons.append(Reason(Health.UNKNOWN, text, "smart-stale"))

@@ -1,5 +1,7 @@
 """Where nastui keeps its own small state, and the locate-LED records kept there (pure).
 
+The demo has its own (`demo_state_dir`), per scenario.
+
 Two files live in the state directory: `acks.json` (acknowledgements, `nastui.core.ack`) and
 `leds.json`, the locate LEDs nastui switched on. Write-only methods (ledctl, sg_ses) cannot be
 read back, and an activity blink lives in one process, so the locator records what it lit and
@@ -24,6 +26,23 @@ ACKS_FILE = "acks.json"
 LEDS_FILE = "leds.json"
 FORMAT_VERSION = 1
 BLINK = "activity-blink"
+
+
+def demo_state_dir(env: Mapping[str, str], scenario: str) -> Path | None:
+    """The simulator's state directory (acknowledgements now; the demo's LEDs and scrubs may
+    live there too): $NASTUI_STATE_DIR, else $XDG_STATE_HOME/nastui/demo/SCENARIO, else
+    $HOME/.local/state/nastui/demo/SCENARIO; None in an environment with none of them (a
+    test, the screenshot script: the demo then keeps no state). Never /var/lib/nastui: a demo
+    must not touch the real box's state."""
+    if env.get("NASTUI_STATE_DIR"):
+        return Path(env["NASTUI_STATE_DIR"])
+    if env.get("XDG_STATE_HOME"):
+        base = Path(env["XDG_STATE_HOME"])
+    elif env.get("HOME"):
+        base = Path(env["HOME"]) / ".local/state"
+    else:
+        return None
+    return base / "nastui" / "demo" / scenario
 
 
 def state_dir(env: Mapping[str, str], euid: int) -> Path:

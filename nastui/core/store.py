@@ -14,8 +14,9 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 
 from nastui.core.assess import assess
+from nastui.core.capacity import metric as usage_metric
 from nastui.core.health import first_seen
-from nastui.model import HostSnapshot, Thresholds
+from nastui.model import Acknowledgement, HostSnapshot, Thresholds
 
 Sample = tuple[float, float]
 Subscriber = Callable[[HostSnapshot], None]
@@ -34,6 +35,8 @@ def metrics_of(snapshot: HostSnapshot) -> Iterator[tuple[str, float, float]]:
         percent = pool.scan.percent if pool.scan is not None else None
         if percent is not None:
             yield f"scan:{pool.name}", snapshot.taken_at, percent
+        if pool.used_percent is not None:
+            yield usage_metric(pool.name), snapshot.taken_at, pool.used_percent
     for fan in snapshot.fans:
         if fan.rpm is not None:
             yield f"fan:{fan.name}", snapshot.taken_at, float(fan.rpm)
@@ -133,11 +136,18 @@ class SnapshotStore:
                 continue  # the same reading again (a standby drive's last temperature)
             ring.append((when, value))
 
-    def ingest(self, raw: HostSnapshot, limits: Thresholds, now: float) -> HostSnapshot:
+    def ingest(
+        self,
+        raw: HostSnapshot,
+        limits: Thresholds,
+        now: float,
+        acks: Iterable[Acknowledgement] = (),
+    ) -> HostSnapshot:
         """Note baselines, assess (alerts standing since the host's latest snapshot keep their
-        `since`) and publish a raw snapshot; returns the assessed one."""
+        `since`; `acks` mark the alerts they cover) and publish a raw snapshot; returns the
+        assessed one."""
         self.note_baselines(raw)
         state = self._host(raw.host)
-        assessed = assess(raw, limits, now, state.baselines, previous=state.latest)
+        assessed = assess(raw, limits, now, state.baselines, previous=state.latest, acks=acks)
         self.publish(assessed)
         return assessed

@@ -22,15 +22,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from nastui.collectors.base import FleetSource
+from nastui.control.acks import remove_alert_ack
+from nastui.control.statefile import StateError
 from nastui.core.ack import apply_alert_acks
 from nastui.core.alerting import AlertBook, AlertPolicy, evaluate, prune_alert_acks
 from nastui.core.assess import fleet_alerts
 from nastui.core.codec import dumps, loads
 from nastui.core.events import events
-from nastui.core.prometheus import render
+from nastui.core.prometheus import families, format_families
 from nastui.daemon.delivery import Delivery, deliver
 from nastui.daemon.fanlog import Log
 from nastui.daemon.keeper import Keeper
+from nastui.daemon.metrics_http import MetricsServer
 from nastui.history.db import History
 from nastui.model import (
     Acknowledgement,
@@ -74,6 +77,7 @@ class Monitor:
         fleet: FleetSource | None = None,
         keep_days: float = 90.0,
         prometheus: Path | None = None,
+        metrics: MetricsServer | None = None,
     ) -> None:
         self.session = session
         self.keeper = history if isinstance(history, Keeper) else Keeper(history, log)
@@ -83,6 +87,7 @@ class Monitor:
         self.fleet = fleet
         self.keep_days = keep_days
         self.prometheus = prometheus
+        self.metrics = metrics
         alerts = session.config.alerts
         self.policy = AlertPolicy(repeat_interval_s=alerts.repeat_interval_s)
         self.state = MonitorState(book=self.keeper.load_book())
@@ -147,7 +152,7 @@ class Monitor:
         self._host = snapshot.host
         now = self.session.clock.now()
         fleet = await self._poll_fleet(now)
-        acks = self.keeper.acks()
+        acks = (*self.keeper.acks(), *self.session.alert_acks())  # acks.json wins a tie
         alerts: list[Alert] = [*snapshot.alerts, *self.keeper.alerts()]
         for host in fleet:
             alerts.extend(fleet_alerts(host, now))
@@ -170,13 +175,22 @@ class Monitor:
         text = dumps(local)
         self._remember(book if delivered else None, snapshots, now, {snapshot.host: text})
         self._publish(local, text)
+        self._export(local, fleet, alerts)
         self.keeper.end(now)
         return deliveries
 
     def _forget_acks(self, acks: Sequence[Acknowledgement], book: AlertBook, now: float) -> None:
         keep = {a.key for a in prune_alert_acks(acks, book, now)}
         lapsed = [ack.key for ack in acks if ack.key not in keep]
-        for key in self.keeper.remove_acks(lapsed) if lapsed else ():
+        if not lapsed:
+            return
+        done = set(self.keeper.remove_acks(lapsed))
+        state_dir = self.session.state_dir
+        try:
+            done |= {k for k in lapsed if state_dir is not None and remove_alert_ack(state_dir, k)}
+        except StateError as exc:
+            self.log.error(str(exc))
+        for key in sorted(done):
             self.log.info(f"acknowledgement of {key} lapsed")
 
     async def _tell(self, notices: Sequence[Notice], local: str) -> list[Delivery]:
@@ -220,5 +234,28 @@ class Monitor:
     def _publish(self, snapshot: HostSnapshot, text: str) -> None:
         if self.latest_path is not None:
             self.keeper.publish("latest snapshot", self.latest_path, text)
+
+    def _export(
+        self, local: HostSnapshot, fleet: Sequence[FleetHost], alerts: Sequence[Alert]
+    ) -> None:
+        """The metrics of this cycle (the local host and the fleet, each host's alerts as
+        the engine saw them: acknowledgements applied, an unreachable host's included) to the
+        textfile and the `/metrics` endpoint."""
+        if self.prometheus is None and self.metrics is None:
+            return
+        hosts = [
+            dataclasses.replace(
+                member,
+                snapshot=dataclasses.replace(
+                    member.snapshot, alerts=tuple(a for a in alerts if a.host == member.name)
+                ),
+            )
+            if member.snapshot is not None
+            else member
+            for member in fleet
+        ]
+        found = families(local, self.session.config.thresholds, hosts)
         if self.prometheus is not None:
-            self.keeper.publish("prometheus file", self.prometheus, render(snapshot))
+            self.keeper.publish("prometheus file", self.prometheus, format_families(found))
+        if self.metrics is not None:
+            self.metrics.publish(found)

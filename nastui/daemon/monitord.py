@@ -31,6 +31,7 @@ from nastui.config import Config
 from nastui.core.statefiles import state_dir
 from nastui.daemon.fanlog import Log
 from nastui.daemon.keeper import Keeper
+from nastui.daemon.metrics_http import ListenAddress, MetricsServer, MetricsUnavailable
 from nastui.daemon.monitor import Monitor
 from nastui.history.db import HISTORY_FILE, HistoryError
 from nastui.notify import notifiers_from
@@ -48,6 +49,7 @@ class DaemonOptions:
         notify: send notices (False: only log them).
         history: the history file (default: history.sqlite in the state directory).
         prometheus: also write a node_exporter textfile here every cycle.
+        metrics_listen: serve `/metrics` here (`nastui.daemon.metrics_http`).
         keep_days: how long history is kept.
     """
 
@@ -58,6 +60,7 @@ class DaemonOptions:
     history: Path | None = None
     prometheus: Path | None = None
     keep_days: float = 90.0
+    metrics_listen: ListenAddress | None = None
 
 
 def run_daemon(
@@ -74,6 +77,15 @@ def run_daemon(
     except HistoryError as exc:
         print(f"nastui: daemon: {exc}", file=err)
         return exits.EX_CANTCREAT
+    metrics = None
+    if options.metrics_listen is not None:
+        metrics = MetricsServer(options.metrics_listen)
+        try:
+            metrics.start()
+        except MetricsUnavailable as exc:
+            print(f"nastui: daemon: {exc}", file=err)
+            keeper.history.close()
+            return exits.EX_UNAVAILABLE
     notifiers = notifiers_from(session.config.alerts, env) if options.notify else []
     monitor = Monitor(
         session,
@@ -84,6 +96,7 @@ def run_daemon(
         fleet=session.fleet,
         keep_days=options.keep_days,
         prometheus=options.prometheus,
+        metrics=metrics,
     )
     period = options.period or session.config.poll.pools_s
     _start_lines(monitor, session.config, period, notify=options.notify)
@@ -91,6 +104,8 @@ def run_daemon(
     try:
         return asyncio.run(serve(monitor, period, cycles=cycles))
     finally:
+        if metrics is not None:
+            metrics.close()
         monitor.history.close()
         if session.fleet is not None:
             session.fleet.close()
@@ -99,8 +114,9 @@ def run_daemon(
 def _start_lines(monitor: Monitor, config: Config, period: float, *, notify: bool) -> None:
     log = monitor.log
     source = str(config.path) if config.path else "built-in defaults"
-    hosts = len(config.hosts)
+    hosts, upses = len(config.hosts), len(config.ups)
     fleet = f", {hosts} fleet host{'' if hosts == 1 else 's'}" if hosts else ""
+    fleet += f", {upses} NUT UPS{'' if upses == 1 else 'es'}" if upses else ""
     log.info(
         f"daemon: pid {os.getpid()}, every {period:g} s{fleet}, configuration {source}, "
         f"history {monitor.keeper.describe()}"
@@ -114,6 +130,13 @@ def _start_lines(monitor: Monitor, config: Config, period: float, *, notify: boo
         )
     for notifier in monitor.notifiers:
         log.info(f"alerts: {notifier.name}")
+    if monitor.metrics is not None:
+        log.info(f"metrics: serving {monitor.metrics.url} (the latest cycle, never a poll)")
+        if not monitor.metrics.address.loopback:
+            log.warning(
+                f"metrics: {monitor.metrics.address} is reachable from the network and has no "
+                "authentication: firewall the port, or listen on 127.0.0.1"
+            )
 
 
 async def serve(monitor: Monitor, period: float, *, cycles: int | None = None) -> int:

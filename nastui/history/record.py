@@ -17,8 +17,8 @@ from nastui.model import Drive, HostSnapshot, ScanState
 
 KEEP_EVERY_S = 600.0
 KEEP_DELTA = 1.0
-# Sample metric names: "temp:PK1334PBHDJ2SR", "scan:tank", "fan:cpu", "sensor:CPU Temp"
-TRENDED = ("temp:", "scan:", "fan:", "sensor:")
+# Sample metric names: "temp:PK1334PBHDJ2SR", "scan:tank", "fan:cpu", "sensor:CPU Temp", "used:tank"
+TRENDED = ("temp:", "scan:", "fan:", "sensor:", "used:")
 WATCHED_ATA = {
     5: "Reallocated_Sector_Ct",
     10: "Spin_Retry_Count",

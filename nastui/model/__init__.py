@@ -33,6 +33,7 @@ from nastui.model.chassis import (
     Side,
 )
 from nastui.model.drive import (
+    AtaError,
     Drive,
     DriveClass,
     DriveIdentity,
@@ -59,7 +60,15 @@ from nastui.model.fan import (
 )
 from nastui.model.fleet import FleetHost
 from nastui.model.health import UNASSESSED, Acknowledgement, Health, Reason, Verdict, worst
-from nastui.model.limits import AttributeLimit, TempLimits, Thresholds
+from nastui.model.limits import AttributeLimit, TempLimits, TempOverride, Thresholds
+from nastui.model.policy import (
+    CapacityLimits,
+    CollectorMode,
+    CollectorsConfig,
+    CollectorState,
+    IgnoreRule,
+    PoolPolicy,
+)
 from nastui.model.pool import Pool, PoolKind, PoolState, ScanKind, ScanProgress, ScanState, Vdev
 from nastui.model.snapshot import CollectorError, HostSnapshot
 from nastui.model.ups import Ups, UpsStatus
@@ -68,6 +77,7 @@ __all__ = [
     "UNASSESSED",
     "Acknowledgement",
     "Alert",
+    "AtaError",
     "AttributeLimit",
     "Bay",
     "BayBinding",
@@ -76,9 +86,13 @@ __all__ = [
     "BenchSample",
     "BenchSettings",
     "BenchTarget",
+    "CapacityLimits",
     "Chassis",
     "ChassisLayout",
     "CollectorError",
+    "CollectorMode",
+    "CollectorState",
+    "CollectorsConfig",
     "CurveKind",
     "CurvePoint",
     "Drive",
@@ -94,6 +108,7 @@ __all__ = [
     "FleetHost",
     "Health",
     "HostSnapshot",
+    "IgnoreRule",
     "IoRate",
     "LedState",
     "LocateResult",
@@ -107,6 +122,7 @@ __all__ = [
     "Phase",
     "Pool",
     "PoolKind",
+    "PoolPolicy",
     "PoolState",
     "PowerState",
     "Reason",
@@ -125,6 +141,7 @@ __all__ = [
     "Subject",
     "TargetKind",
     "TempLimits",
+    "TempOverride",
     "TempSource",
     "Temperature",
     "Thresholds",

@@ -187,6 +187,21 @@ class SelfTest:
 
 
 @dataclass(frozen=True, slots=True)
+class AtaError:
+    """One entry of the ATA error log: the drive's power-on hour, smartctl's description
+    ("UNC at LBA = 0x6c5e7e98 = 1818132120") and the LBA when it names one."""
+
+    lifetime_hours: int
+    description: str
+    lba: int | None = None
+
+    @property
+    def uncorrectable(self) -> bool:
+        """An uncorrectable read (UNC): data the drive could not read back."""
+        return "UNC" in self.description.replace(",", " ").split()
+
+
+@dataclass(frozen=True, slots=True)
 class IoRate:
     """Recent I/O on the drive (from /proc/diskstats or psutil), per second."""
 
@@ -225,6 +240,7 @@ class Drive:
         by_vdev: the /dev/disk/by-vdev name ZFS's vdev_id.conf gives it, if any.
         partitions: its partitions' kernel names.
         holders: devices built on it or its partitions (md arrays, device-mapper).
+        ata_errors: the ATA error log's entries, newest first (UNC reads count in the verdict).
     """
 
     dev: str
@@ -250,6 +266,7 @@ class Drive:
     by_vdev: str | None = None
     partitions: tuple[str, ...] = ()
     holders: tuple[str, ...] = ()
+    ata_errors: tuple[AtaError, ...] = ()
 
     @property
     def key(self) -> str:

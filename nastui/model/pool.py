@@ -156,8 +156,9 @@ class Pool:
     - ZFS: `zfs list` USED + AVAIL of the pool's root dataset, and USED: after raidz parity and
       mirror copies (24 x 4 TB in raidz3 is about 74 TiB), not `zpool list` SIZE/ALLOC, which
       are raw (87 TiB for the same pool) and surprise everyone who compares them with `df`.
-    - mdraid: the array's size (/proc/mdstat blocks); allocated is None (md does not know what
-      the filesystem on it uses).
+    - mdraid: the filesystem mounted on the array, as `df` shows it (used + available, and
+      used); unmounted: the array's size (/proc/mdstat blocks), allocated None (md does not
+      know what a filesystem on it uses).
     - btrfs: the member devices' sizes divided by the data profile's copies (2 for raid1 and
       raid10, 3 for raid1c3, n/(n-1) for raid5...), and "FS bytes used" from
       `btrfs filesystem show`.

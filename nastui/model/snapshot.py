@@ -12,6 +12,7 @@ from nastui.model.alert import Alert
 from nastui.model.chassis import BaySlot, Chassis
 from nastui.model.drive import Drive
 from nastui.model.fan import Fan, Sensor
+from nastui.model.policy import CollectorState
 from nastui.model.pool import Pool
 from nastui.model.ups import Ups
 
@@ -47,6 +48,7 @@ class HostSnapshot:
         alerts: active alerts, as derived by core.
         errors: what could not be collected.
         source: "sim:<scenario>", "local" or "snmp:<profile>".
+        collectors: what each switchable collector did (on, off: subsystem absent, disabled).
     """
 
     host: str
@@ -61,6 +63,7 @@ class HostSnapshot:
     alerts: tuple[Alert, ...] = ()
     errors: tuple[CollectorError, ...] = ()
     source: str = "local"
+    collectors: tuple[CollectorState, ...] = ()
 
     @classmethod
     def empty(cls, host: str, taken_at: float = 0.0) -> HostSnapshot:

@@ -1,4 +1,4 @@
-"""Notifiers: tell an operator about alerts by mail, an exec hook or a webhook.
+"""Notifiers: tell an operator about alerts by mail, an exec hook, a webhook or apprise.
 
 `notifiers_from(config.alerts, os.environ)` builds the configured ones; each has a `name` and a
 blocking `send(host, notices)` raising `NotifyError` (one line, never a password). `send_one`
@@ -13,12 +13,14 @@ from collections.abc import Mapping, Sequence
 
 from nastui.config.schema import AlertsConfig
 from nastui.model import Alert, Health, Notice, NoticeKind, Subject
+from nastui.notify.apprisehook import AppriseNotifier
 from nastui.notify.base import Notifier, NotifyError, send_one
 from nastui.notify.exechook import ExecNotifier
 from nastui.notify.smtp import EmailNotifier
 from nastui.notify.webhook import WebhookNotifier
 
 __all__ = [
+    "AppriseNotifier",
     "EmailNotifier",
     "ExecNotifier",
     "Notifier",
@@ -36,7 +38,7 @@ Outcome = tuple[str, str | None]  # (notifier name, error or None)
 
 
 def notifiers_from(config: AlertsConfig, env: Mapping[str, str]) -> list[Notifier]:
-    """The configured notifiers, in the order email, exec hook, webhook.
+    """The configured notifiers, in the order email, exec hook, webhook, apprise targets.
 
     Args:
         config: the `[alerts]` section.
@@ -49,6 +51,7 @@ def notifiers_from(config: AlertsConfig, env: Mapping[str, str]) -> list[Notifie
         found.append(ExecNotifier(config.exec_hook))
     if config.webhook:
         found.append(WebhookNotifier(config.webhook))
+    found.extend(AppriseNotifier(target, env) for target in config.apprise)
     return found
 
 

@@ -2,16 +2,24 @@
 
 It places drives in bays the way a real configuration does (serial bindings through
 `assign_bays`), and reports raw collector output: verdicts stay unassessed and alerts empty, for
-the core to fill in. The snapshot at a given clock time depends only on (scenario, seed, time).
+the core to fill in. The snapshot at a given sim time depends only on (scenario, seed, time).
+
+A demo session on the wall clock gives an `offset`: the simulator runs at `clock - offset` and
+every timestamp it reports is moved by `offset` (`nastui.core.timeshift`). With a `store`, the
+LEDs lit and scrub actions taken (`nastui.core.demostate`) are read back before each snapshot
+and saved after each action, so separate commands see one box.
 """
 
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 from nastui.config.presets import PRESETS
 from nastui.core.clock import Clock
+from nastui.core.demostate import DemoState, DemoStore, ScrubStep
 from nastui.core.layout import assign_bays, build_chassis
+from nastui.core.timeshift import shift_snapshot
 from nastui.model import (
     BayBinding,
     BaySlot,
@@ -33,6 +41,7 @@ from nastui.sim.engine import Engine, SimState
 from nastui.sim.grid import rng_for
 from nastui.sim.pools import ScrubOverride, build_pools, scrub_action
 from nastui.sim.scenarios import DEFAULT_SCENARIO, Scenario, get_scenario
+from nastui.sim.swapsim import Hands, apply_hands, load_hands
 from nastui.sim.thermal import fan_reading, sensor_reading
 
 
@@ -46,6 +55,8 @@ class SimBackend:
         seed: int = 0,
         clock: Clock | None = None,
         host: str | None = None,
+        offset: float = 0.0,
+        store: DemoStore | None = None,
     ) -> None:
         """Set up the scenario.
 
@@ -54,6 +65,8 @@ class SimBackend:
             seed: varies serial numbers, temperatures and timings; same seed, same run.
             clock: where time comes from; a `FakeClock` at `SIM_EPOCH` by default.
             host: host name to publish under; the scenario's own by default ("nano"...).
+            offset: clock time minus sim time (0: the clock is sim time).
+            store: where LEDs and scrub actions are kept between processes (None: in memory).
 
         Raises:
             UnknownScenario: no scenario has that name.
@@ -67,11 +80,24 @@ class SimBackend:
         self._chassis = build_chassis(PRESETS[self._plan.preset])
         self._leds = {bay.number: LedState.OFF for bay in self._chassis.bays}
         self._scrubs: dict[str, ScrubOverride] = {}
+        self.hands = Hands()
+        """What the operator did to the box (`nastui.sim.swapsim`): pulls, inserts, swaps."""
+        self.hands_dir: Path | None = None
+        """Where the demo keeps them: read again at every snapshot when set, so a
+        `nastui --demo swap sim ...` in another terminal shows in a running interface."""
+        self._offset = offset
+        self._store = store
+        self._synced: DemoState | None = None
 
     @property
     def host(self) -> str:
         """The host name snapshots are published under."""
         return self._host
+
+    @property
+    def seed(self) -> int:
+        """The seed the run was made with."""
+        return self._seed
 
     @property
     def scenario(self) -> Scenario:
@@ -98,12 +124,22 @@ class SimBackend:
         """Bays left empty on purpose."""
         return self._plan.empty_bays
 
+    @property
+    def offset(self) -> float:
+        """Clock time minus sim time."""
+        return self._offset
+
     def snapshot(self) -> HostSnapshot:
         """Everything the collectors would report at `clock.now()`."""
-        t = self._clock.now()
+        if self.hands_dir is not None:
+            self.hands = load_hands(self.hands_dir)
+        self._sync()
+        # `swap sim wait` moves the demo's time on: the state is that much further along, and
+        # the snapshot's times with it (the hands are stamped in the same, shifted, time).
+        t = self._clock.now() - self._offset + self.hands.offset_s
         state = self._engine.state_at(t)
         drives = self._drives(state, t)
-        return HostSnapshot(
+        raw = HostSnapshot(
             host=self._host,
             taken_at=t,
             chassis=self._chassis,
@@ -114,6 +150,8 @@ class SimBackend:
             sensors=self._sensors(t),
             source=f"sim:{self._scenario.name}",
         )
+        shifted = shift_snapshot(raw, self._offset)
+        return apply_hands(shifted, self.hands) if self.hands.done else shifted
 
     async def collect(self) -> HostSnapshot:
         """The `Backend` protocol's collect: the same as `snapshot`."""
@@ -127,7 +165,15 @@ class SimBackend:
         """
         if bay not in self._leds:
             raise ValueError(f"no bay {bay} in {self._chassis.name}")
-        self._leds[bay] = LedState.LOCATE if on else LedState.OFF
+        if self._store is None:
+            self._leds[bay] = LedState.LOCATE if on else LedState.OFF
+            return self._leds[bay]
+        state = self._store.load().with_led(bay, on, self._clock.now())
+        try:
+            self._store.save(state)
+        except OSError as exc:
+            raise ValueError(f"bay {bay}: not switched, {exc}") from exc
+        self._apply(state)
         return self._leds[bay]
 
     def scrub(self, pool: str, action: ScrubAction) -> tuple[bool, str]:
@@ -141,12 +187,48 @@ class SimBackend:
             return False, f"no pool {pool} on {self._host}"
         if action is ScrubAction.PAUSE and plan.kind is not PoolKind.ZFS:
             return False, f"{pool}: {plan.kind.value} has no scrub pause (stop ends it)"
-        changed, ok, message = scrub_action(
-            plan, self._scrubs.get(pool), action.value, self._clock.now()
-        )
-        if changed is not None:
+        self._sync()
+        old = self._scrubs.get(pool)
+        wall = self._clock.now()
+        changed, ok, message = scrub_action(plan, old, action.value, wall - self._offset)
+        if not ok or changed is None:
+            return ok, message
+        if self._store is None:
             self._scrubs[pool] = changed
+            return ok, message
+        fresh = changed.scan is not (old.scan if old is not None else plan.scan)
+        state = self._store.load().with_scrub(ScrubStep(pool, action.value, wall), fresh=fresh)
+        try:
+            self._store.save(state)
+        except OSError as exc:
+            return False, f"{pool}: {action.value} not kept, {exc}"
+        self._apply(state)
         return ok, message
+
+    def _sync(self) -> None:
+        """Apply the stored state if another command changed it."""
+        if self._store is not None:
+            state = self._store.load()
+            if state != self._synced:
+                self._apply(state)
+
+    def _apply(self, state: DemoState) -> None:
+        """LEDs and scrubs as `state` says: the scrub actions replayed at their times."""
+        self._synced = state
+        self._leds = {bay.number: LedState.OFF for bay in self._chassis.bays}
+        for bay in state.leds:
+            if bay in self._leds:
+                self._leds[bay] = LedState.LOCATE
+        self._scrubs = {}
+        plans = {p.name: p for p in self._plan.pools}
+        for step in state.scrubs:
+            plan = plans.get(step.pool)
+            if plan is None:
+                continue
+            old = self._scrubs.get(step.pool)
+            changed, _, _ = scrub_action(plan, old, step.action, step.at - self._offset)
+            if changed is not None:
+                self._scrubs[step.pool] = changed
 
     def scrubber(self) -> SimScrubber:
         """The scrubber the front ends use on the simulator."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from nastui.core.assess import assess
 from nastui.core.clock import Clock
+from nastui.core.timeshift import shift_fleet_host
 from nastui.model import FleetHost, HostSnapshot, Thresholds
 from nastui.sim.clock import SIM_EPOCH, FakeClock
 from nastui.sim.fleet_hosts import HostContext, SimHost, fleet_for
@@ -41,6 +42,7 @@ class SimFleet:
         seed: int = 0,
         clock: Clock | None = None,
         limits: Thresholds | None = None,
+        offset: float = 0.0,
     ) -> None:
         """Set up the scenario's fleet.
 
@@ -49,6 +51,8 @@ class SimFleet:
             seed: varies serial numbers and readings; same seed, same fleet.
             clock: where time comes from; a `FakeClock` at `SIM_EPOCH` by default.
             limits: thresholds the snapshots are assessed with (defaults if None).
+            offset: clock time minus sim time (a demo on the wall clock); what `poll`
+                returns is stamped in clock time.
 
         Raises:
             UnknownScenario: no scenario has that name.
@@ -58,6 +62,7 @@ class SimFleet:
         self._clock: Clock = clock if clock is not None else FakeClock()
         self._limits = limits or Thresholds()
         self._hosts = fleet_for(self._scenario)
+        self._offset = offset
         self.polls = 0
         self.closed = False
 
@@ -73,7 +78,8 @@ class SimFleet:
     async def poll(self) -> tuple[FleetHost, ...]:
         """The `FleetSource` protocol's poll: every host at `clock.now()`."""
         self.polls += 1
-        return self.hosts_at(self._clock.now())
+        hosts = self.hosts_at(self._clock.now() - self._offset)
+        return tuple(shift_fleet_host(h, self._offset) for h in hosts)
 
     def close(self) -> None:
         """Nothing to release; recorded for tests."""

@@ -20,6 +20,7 @@ import functools
 import math
 import sqlite3
 
+from nastui.core.timeshift import shift_snapshot
 from nastui.history.db import History, HistoryError
 from nastui.model import HostSnapshot, Pool, ScanProgress, ScanState
 from nastui.sim.backend import SimBackend
@@ -61,14 +62,15 @@ def _earlier(pool: Pool, seed: int, scenario: str) -> tuple[ScanProgress, ...]:
 
 
 def _scan_snapshots(first: HostSnapshot, seed: int, scenario: str) -> list[HostSnapshot]:
-    """Snapshots holding only a pool with one earlier scrub each, in time order."""
+    """Snapshots holding only a pool with one earlier scrub each, in time order (its usage
+    left out: it is not known for those times)."""
     found = [(scan, pool) for pool in first.pools for scan in _earlier(pool, seed, scenario)]
     found.sort(key=lambda pair: pair[0].ended_at or 0.0)
     return [
         HostSnapshot(
             host=first.host,
             taken_at=scan.ended_at or first.taken_at,
-            pools=(dataclasses.replace(pool, scan=None, last_scrub=scan),),
+            pools=(dataclasses.replace(pool, scan=None, last_scrub=scan, allocated_bytes=None),),
             source=first.source,
         )
         for scan, pool in found
@@ -89,9 +91,11 @@ def record_day(
     host: str | None,
     end: float,
     span_s: float = SPAN_S,
+    offset: float = 0.0,
 ) -> int:
-    """Run the scenario over [end - span_s, end) and record its snapshots (the made-up earlier
-    scrubs first); returns the rows written.
+    """Run the scenario over [end - span_s, end) (sim time) and record its snapshots (the
+    made-up earlier scrubs first), stamped `offset` seconds later (a demo session on the wall
+    clock); returns the rows written.
 
     Raises:
         UnknownScenario: no scenario has that name.
@@ -101,10 +105,11 @@ def record_day(
     backend = SimBackend(scenario, seed=seed, clock=clock, host=host)
     first = backend.snapshot()
     step = step_for(first)
-    rows = sum(history.record(s) for s in _scan_snapshots(first, seed, scenario))
+    scans = _scan_snapshots(first, seed, scenario)
+    rows = sum(history.record(shift_snapshot(s, offset)) for s in scans)
     snapshot = first
     while True:
-        rows += history.record(snapshot)
+        rows += history.record(shift_snapshot(snapshot, offset))
         if clock.now() + step >= end:
             return rows
         clock.advance(step)
@@ -112,15 +117,18 @@ def record_day(
 
 
 @functools.lru_cache(maxsize=8)
-def _template(scenario: str, seed: int, host: str | None, end: float) -> History:
+def _template(scenario: str, seed: int, host: str | None, end: float, offset: float) -> History:
     """The simulated day, recorded once per process and arguments."""
     history = History.in_memory()
-    record_day(history, scenario, seed=seed, host=host, end=end)
+    record_day(history, scenario, seed=seed, host=host, end=end, offset=offset)
     return history
 
 
-def demo_history(scenario: str, *, seed: int, host: str | None, end: float) -> History:
-    """A fresh in-memory history holding the simulated day before `end` (see the module).
+def demo_history(
+    scenario: str, *, seed: int, host: str | None, end: float, offset: float = 0.0
+) -> History:
+    """A fresh in-memory history holding the simulated day before `end` (sim time; stamped
+    `offset` seconds later, see `record_day` and the module).
 
     Each call gets its own copy, so one session's writes (acknowledgements) never show in
     another's.
@@ -130,6 +138,6 @@ def demo_history(scenario: str, *, seed: int, host: str | None, end: float) -> H
         HistoryError: SQLite could not make the in-memory database.
     """
     try:
-        return _template(scenario, seed, host, end).copy()
+        return _template(scenario, seed, host, end, offset).copy()
     except sqlite3.Error as exc:
         raise HistoryError(f"demo history: {exc}") from None

@@ -23,6 +23,7 @@ from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.worker import Worker, WorkerState
 
 from nastui.core.glyphs import Glyphs, glyphs_for
+from nastui.daemon.swapstatus import status_view
 from nastui.history.db import History
 from nastui.model import FleetHost, HostSnapshot, LedState, Thresholds
 from nastui.session import Session, attach_history
@@ -126,7 +127,7 @@ class NastuiApp(App[int]):
             poll_interval: seconds between polls (default: the config's I/O interval).
             initial: a snapshot to show before the first poll completes.
             bench_source: where the bench screen runs (default: the session's machine, or the
-                demo's replayed recordings).
+                demo's modelled drive).
             history_loader: opens the history after the first frame (the session has none yet).
         """
         super().__init__(ansi_color=True)
@@ -140,6 +141,7 @@ class NastuiApp(App[int]):
         self._live = live
         self._interval = poll_interval or session.config.poll.io_s
         self._wake = asyncio.Event()
+        self._swap_lines: tuple[str, ...] = ()
         self.theme = "ansi-dark"
         if initial is not None:
             self.set_reactive(NastuiApp.snapshot, initial)
@@ -216,6 +218,18 @@ class NastuiApp(App[int]):
 
     def on_snapshot_ready(self, message: SnapshotReady) -> None:
         self.snapshot = message.snapshot
+        self._swap_notice(message.snapshot)
+
+    def _swap_notice(self, snapshot: HostSnapshot) -> None:
+        """A swap in progress (picked up on start) and a wrong pull, on whatever screen is up."""
+        lines = tuple(status_view(self.session, snapshot)[0])
+        if lines == self._swap_lines:
+            return
+        self._swap_lines = lines
+        for line in lines:
+            critical = line.startswith("CRITICAL")
+            text = line if critical else f"{line}: w on its bay opens it"
+            self.notify(text, severity="error" if critical else "information", timeout=20)
 
     def on_fleet_ready(self, message: FleetReady) -> None:
         self.fleet = message.hosts

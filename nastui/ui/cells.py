@@ -62,6 +62,7 @@ class Cell:
             the temperature view).
         style: style key: a `BayState` name, or "t-<band>" in the temperature view.
         locate: the locate LED is on.
+        rebuilding: the drive is being rebuilt (resilver, recovery, btrfs replace): "R".
     """
 
     bay: int
@@ -70,17 +71,18 @@ class Cell:
     second: str
     style: str
     locate: bool
+    rebuilding: bool = False
 
     def lines(self, width: int, height: int) -> tuple[str, ...]:
         """The cell's text for a `width` x `height` cell.
 
         One line: mark and value ("+sdr"). Two lines: mark, bay number and value on top with the
         second value below ("+ 3 sdq" / "  37"), or the value on its own line when too long
-        ("+ 3" / " PK2331PB95FOVP"). A locate LED adds "*" after the bay number. A value still
-        too long keeps its tail, the part that tells drives apart, behind a `~`
+        ("+ 3" / " PK2331PB95FOVP"). A locate LED adds "*" after the bay number, a rebuild "R".
+        A value still too long keeps its tail, the part that tells drives apart, behind a `~`
         ("~PB95FOVP").
         """
-        led = "*" if self.locate else ""
+        led = ("*" if self.locate else "") + ("R" if self.rebuilding else "")
         if height == 1:
             value = self.value
             if len(value) + 1 + len(led) > width and value.startswith("sd"):
@@ -165,7 +167,21 @@ def make_cell(
     value = value_text(view, snapshot, drive, limits, degree)
     second_view = View.DEV if view is View.TEMP else View.TEMP
     second = value_text(second_view, snapshot, drive, limits, degree)
-    return Cell(slot.bay, state, value, second, style, locate)
+    rebuilding = drive.key in rebuilding_drives(snapshot)
+    return Cell(slot.bay, state, value, second, style, locate, rebuilding)
+
+
+_REBUILD_NOTES = ("resilvering", "recovering", "replace target")
+
+
+def rebuilding_drives(snapshot: HostSnapshot) -> frozenset[str]:
+    """Keys of the drives a pool is rebuilding onto now (marked "R" in their bay)."""
+    return frozenset(
+        node.drive
+        for pool in snapshot.pools
+        for _, node in pool.root.walk()
+        if node.drive and any(n in (node.note or "") for n in _REBUILD_NOTES)
+    )
 
 
 def selected_summary(

@@ -50,7 +50,7 @@ SHOTS = (
         "healthy-24-bay",
         ("n", "r"),
         (100, 30),
-        caption="Bench: randrw 4k QD1 replayed from a real fio recording, diskstats beside",
+        caption="Bench: randrw 4k QD1 on the demo's modelled 7200 rpm disk, diskstats beside",
     ),
     Shot(
         "bench-compare",
@@ -70,6 +70,13 @@ SHOTS = (
         "failing-drive",
         ("down", "down", "right", "right", "enter"),
         caption="Drive detail: verdict, reasons, SMART attributes",
+    ),
+    Shot(
+        "swap-plan",
+        "failing-drive",
+        ("down", "down", "right", "right", "w"),
+        (100, 30),
+        caption="Swap: the plan for bay 10's drive, redundancy left and the exact commands",
     ),
     Shot("mixed", "mixed", (), (100, 30), caption="HDD, SSD and NVMe; zfs, mdraid and btrfs"),
     Shot(
@@ -115,7 +122,7 @@ def take(shot: Shot) -> str:
         await driver.pause()
         for key in shot.keys:
             await driver.press(key)
-            await driver.app.workers.wait_for_complete()  # a bench run, replayed
+            await driver.app.workers.wait_for_complete()  # a bench run, modelled
         await driver.pause()
         await driver.pause()
         svg.append(app.export_screenshot(title=app.title))

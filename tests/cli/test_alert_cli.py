@@ -34,7 +34,8 @@ def test_ack_list_unack_round_trip(tmp_path: Path) -> None:
     listed = json.loads(
         nastui("alert", "list", "--json", "--scenario", "failing-drive", env=env).stdout
     )
-    assert {a["key"]: a["acknowledged"] for a in listed}[KEY] is True
+    assert (listed["schema"], listed["host"]) == (1, "nano")
+    assert {a["key"]: a["acknowledged"] for a in listed["alerts"]}[KEY] is True
     gone = nastui("alert", "unack", KEY, env=env)
     assert gone.returncode == 0 and gone.stdout == f"withdrew the acknowledgement of {KEY}\n"
     again = nastui("alert", "unack", KEY, env=env)

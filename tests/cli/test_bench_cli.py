@@ -1,8 +1,9 @@
-"""`nastui bench` as real subprocesses: list, run (the demo's replay, and real fio on a temp
+"""`nastui bench` as real subprocesses: list, run (the demo's modelled drive, and real fio on a temp
 directory), show, compare, SVG and CSV export, exit codes; and that it never loads Textual."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from nastui.bench.profiles import PROFILES
 from tests.conftest import REPO, require_tool
 
 
@@ -56,7 +58,7 @@ def test_demo_runs_show_and_compare(nastui_cmd: list[str], tmp_path: Path) -> No
     assert "p99 lat: o p50  x p99 over time" in shown
     assert shown.isascii()
     data = json.loads(bench(nastui_cmd, tmp_path, "show", "last", "--json").stdout)
-    assert data["run"]["tool"] == "fio (replayed recording)"
+    assert data["run"]["tool"] == "fio (demo: modelled drive)"
     assert data["run"]["state"] == "complete"
     csv = bench(nastui_cmd, tmp_path, "show", "last-1", "--csv").stdout
     assert csv.splitlines()[0].startswith("kind,run_id,model,serial,firmware,profile")
@@ -64,6 +66,42 @@ def test_demo_runs_show_and_compare(nastui_cmd: list[str], tmp_path: Path) -> No
     compared = bench(nastui_cmd, tmp_path, "compare", "last", "last-1", "--svg", str(svg)).stdout
     assert "#1 " in compared and "#2 " in compared and "+0%" in compared
     assert len(ET.fromstring(svg.read_text()).findall("{http://www.w3.org/2000/svg}polyline")) == 2
+
+
+def test_compare_keeps_run_numbers_and_takes_a_failed_run(
+    nastui_cmd: list[str], tmp_path: Path
+) -> None:
+    from nastui.bench.replay import ReplayHost, demo_recordings, demo_target
+    from nastui.bench.runner import BenchRunner
+    from nastui.model import RunState
+
+    for profile in ("dd", "wsc", "dd"):
+        bench(nastui_cmd, tmp_path, "run", profile, "--demo", "--quiet")
+    replay = BenchRunner(ReplayHost(demo_recordings()), host_name="t", runs_dir=tmp_path)
+    failed = asyncio.run(replay.run(PROFILES["dd"].defaults, demo_target(str(tmp_path))))
+    assert failed.state is RunState.FAILED  # a replay has no dd; saved all the same
+    listed = bench(nastui_cmd, tmp_path, "list").stdout
+    assert "  #3   " in listed and "  #4   " in listed and listed.count(" failed") == 1
+    compared = bench(nastui_cmd, tmp_path, "compare", "#3", "#1", "--ascii").stdout
+    assert compared.startswith("#3 ") and "\n#1 " in compared
+    assert "#3 IOPS" in compared and "#1 IOPS" in compared and "#2 IOPS" not in compared
+    with_failed = bench(nastui_cmd, tmp_path, "compare", "#1", "last", "--ascii").stdout
+    assert "#4 " in with_failed and " failed\n" in with_failed.splitlines()[1] + "\n"
+    source = next(line for line in with_failed.splitlines() if "dd source" in line)
+    assert "failed" in source and "%" not in source.split("failed")[1]
+    data = json.loads(bench(nastui_cmd, tmp_path, "compare", "#1", "last", "--json").stdout)
+    assert data["numbers"] == [1, 4]
+
+
+def test_run_json_is_only_json_on_stdout(nastui_cmd: list[str], tmp_path: Path) -> None:
+    done = bench(nastui_cmd, tmp_path, "run", "sweep", "--demo", "--json", "--no-save",
+                 "--ramp", "2", "--runtime", "3", "--iodepth", "1,32")  # fmt: skip
+    run = json.loads(done.stdout)["run"]
+    assert run["state"] == "complete" and "QD32 x1: " in done.stderr
+    phases = [(s["step"], s["phase"]) for s in run["samples"]]
+    assert phases[:3] == [(0, "ramp"), (0, "ramp"), (0, "run")]
+    qd1, qd32 = (s["read_iops"] for s in run["steps"])
+    assert 60 < qd1 < 100 and 150 < qd32 < 230  # a 7200 rpm disk: NCQ reorders, never overlaps
 
 
 def test_usage_errors_exit_64(nastui_cmd: list[str], tmp_path: Path) -> None:

@@ -101,7 +101,9 @@ def test_global_options_work_before_the_command() -> None:
 def test_bays_json_has_one_entry_per_bay() -> None:
     result = nastui("bays", "--demo", "--json")
     assert result.returncode == 0, result.stderr
-    entries = json.loads(result.stdout)
+    data = json.loads(result.stdout)
+    assert (data["schema"], data["host"], data["chassis"]) == (1, "nano", "Ri-vier RV-4324")
+    entries = data["bays"]
     assert len(entries) == 24
     assert [e["bay"] for e in entries] == list(range(24))
     assert {e["state"] for e in entries} == {"OK"}
@@ -139,7 +141,8 @@ def test_102_bay_top_loader() -> None:
     assert result.returncode == 0, result.stderr
     assert "top" in result.stdout
     assert len(grid_rows(result.stdout, 14)) == 8
-    entries = json.loads(nastui("bays", "--scenario", "datacenter-102", "--json").stdout)
+    data = json.loads(nastui("bays", "--scenario", "datacenter-102", "--json").stdout)
+    entries = data["bays"]
     assert len(entries) == 102
     assert sum(1 for e in entries if e["drive"] is None) == 1
 
@@ -158,7 +161,8 @@ def test_status_failing_drive_names_drive_bay_and_reason() -> None:
     assert first_line.startswith(("NASTUI WARNING", "NASTUI CRITICAL"))
     match = re.search(r"bay (\d+) (sd[a-z]+)", first_line)
     assert match, first_line
-    assert "Current_Pending_Sector" in first_line or "Reallocated_Sector_Ct" in first_line
+    reasons = ("Current_Pending_Sector", "Reallocated_Sector_Ct", "self-test")
+    assert any(reason in first_line for reason in reasons), first_line
     data = json.loads(nastui("status", "--scenario", "failing-drive", "--json").stdout)
     assert data["exit_code"] == result.returncode
     sick = [d for d in data["drives"] if d["health"] != "OK"]
@@ -186,10 +190,24 @@ def test_status_exit_codes_per_scenario(scenario: str, codes: set[int]) -> None:
 
 
 def test_unknown_scenario_is_a_usage_error() -> None:
-    result = nastui("status", "--scenario", "nope")
+    result = nastui("bays", "--scenario", "nope")
     assert result.returncode == 64
     assert "healthy-24-bay" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_status_usage_errors_are_unknown_with_a_plugin_line() -> None:
+    """A monitoring system runs `status`: whatever is wrong with the command line, it gets
+    UNKNOWN (3) and a status line saying what, never 64 (out of the plugin range)."""
+    for argv in (["--bogus"], ["--scenario", "nope"], ["--json", "--colors", "mauve"]):
+        result = nastui("status", *argv)
+        assert result.returncode == 3, (argv, result.stdout, result.stderr)
+        first = result.stdout.splitlines()[0]
+        assert first.startswith("NASTUI UNKNOWN - "), first
+        assert "|" not in first
+        assert "Traceback" not in result.stderr
+    unknown = nastui("--scenario", "nope", "status")
+    assert "unknown scenario" in unknown.stdout.splitlines()[0]
 
 
 def test_bad_option_is_a_usage_error_not_critical() -> None:
@@ -201,9 +219,12 @@ def test_bad_option_is_a_usage_error_not_critical() -> None:
 def test_wrong_type_in_config_is_one_line_exit_78(tmp_path: Path) -> None:
     config = tmp_path / "config.toml"
     config.write_text('# my NAS\n\n[chassis]\nname = "Box"\nrows = "six"\ncolumns = 4\n')
-    for argv in (["--config", str(config), "status", "--demo"], ["config", "check", str(config)]):
+    for argv, code in (
+        (["--config", str(config), "status", "--demo"], 3),  # a plugin: UNKNOWN, with a line
+        (["config", "check", str(config)], 78),
+    ):
         result = nastui(*argv)
-        assert result.returncode == 78, result.stderr
+        assert result.returncode == code, result.stderr
         lines = result.stderr.strip().splitlines()
         assert len(lines) == 1
         assert "config.toml:5:" in lines[0]
@@ -221,9 +242,13 @@ def test_config_check_accepts_the_example(tmp_path: Path) -> None:
 
 
 def test_missing_config_file_is_a_config_error(tmp_path: Path) -> None:
-    result = nastui("--config", str(tmp_path / "nope.toml"), "status")
+    result = nastui("--config", str(tmp_path / "nope.toml"), "bays")
     assert result.returncode == 78
     assert "nope.toml" in result.stderr
+    status = nastui("--config", str(tmp_path / "nope.toml"), "status")
+    assert status.returncode == 3
+    assert status.stdout.startswith("NASTUI UNKNOWN - cannot check: ")
+    assert "nope.toml" in status.stdout
 
 
 def fake_box(tmp_path: Path) -> tuple[Path, Path]:

@@ -117,7 +117,7 @@ def test_locate_by_ses_and_off(box: tuple[list[str], dict[str, str], Path]) -> N
         on.stdout.startswith("bay 1 sdc: locate on (SES slot Slot01") and "[ses-sysfs]" in on.stdout
     )
     assert locate.read_text() == "1\n"
-    bays = json.loads(nastui(*where, "bays", "--json", env=env).stdout)
+    bays = json.loads(nastui(*where, "bays", "--json", env=env).stdout)["bays"]
     assert bays[1]["led"] == "locate"
     off = nastui(*where, "locate", "1", "--off", env=env)
     assert off.returncode == 0 and locate.read_text() == "0\n"

@@ -27,13 +27,30 @@ def nastui(*argv: str, env: dict[str, str] | None = None) -> subprocess.Complete
 
 def test_demo_to_a_textfile(tmp_path: Path) -> None:
     target = tmp_path / "textfile" / "nastui.prom"
+    target.parent.mkdir()
     done = nastui("export", "--scenario", "scrubbing", "--prometheus", str(target))
     assert done.returncode == 0, done.stderr
     assert done.stdout == "" and done.stderr == ""
     assert target.stat().st_mode & 0o777 == 0o644
     assert [p.name for p in target.parent.iterdir()] == ["nastui.prom"]
     parsed = parse(target.read_text())
-    assert any(m == "nastui_pool_scan_percent" for m, _ in parsed.samples)
+    assert any(m == "nastui_pool_scan_progress_ratio" for m, _ in parsed.samples)
+    assert any(m == "nastui_pool_capacity_limit_ratio" for m, _ in parsed.samples)
+
+
+def test_a_missing_directory_is_an_error_not_a_mkdir(tmp_path: Path) -> None:
+    target = tmp_path / "textfile_colector" / "nastui.prom"
+    done = nastui("--demo", "export", "--prometheus", str(target))
+    assert done.returncode == 73
+    assert done.stderr == (
+        f"nastui: {target.parent} does not exist: create it (node_exporter's "
+        "--collector.textfile.directory), or fix the path\n"
+    )
+    assert not target.parent.exists()
+    daemon = nastui("--demo", "daemon", "--once", "--no-notify", "--prometheus", str(target))
+    assert daemon.returncode == 73
+    assert daemon.stderr == done.stderr
+    assert not target.parent.exists()
 
 
 def test_stdout(tmp_path: Path) -> None:
@@ -48,10 +65,26 @@ def test_from_state(tmp_path: Path) -> None:
     write_latest(state, HostSnapshot("far", 123.0))
     done = nastui("export", "--from-state", str(state), "--prometheus", "-")
     assert done.returncode == 0, done.stderr
-    assert parse(done.stdout).samples[("nastui_snapshot_timestamp_seconds", ())] == 123
+    parsed = parse(done.stdout)
+    assert parsed.samples[("nastui_snapshot_timestamp_seconds", (("host", "far"),))] == 123
+    # the configuration's limits go with the saved snapshot too (built-in defaults here)
+    assert "nastui_pool_capacity_limit_ratio" not in parsed.help  # no pools in it
+
     env = {"NASTUI_STATE_DIR": str(tmp_path)}
     default = nastui("export", "--prometheus", "-", "--from-state", env=env)
     assert default.returncode == 0 and default.stdout == done.stdout
+
+
+def test_from_state_with_a_bad_configuration_is_one_line(tmp_path: Path) -> None:
+    state = tmp_path / "latest.json"
+    write_latest(state, HostSnapshot("far", 123.0))
+    config = tmp_path / "config.toml"
+    config.write_text("[chassis]\nrows = 'six'\n")
+    done = nastui(
+        "--config", str(config), "export", "--from-state", str(state), "--prometheus", "-"
+    )
+    assert done.returncode == 78
+    assert done.stderr.startswith("nastui: config.toml:1: ") and done.stderr.count("\n") == 1
 
 
 def test_missing_state_is_one_line(tmp_path: Path) -> None:

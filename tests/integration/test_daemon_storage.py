@@ -89,7 +89,9 @@ def tmpfs(tmp_path: Path) -> Iterator[Path]:
 def fill(directory: Path) -> Path:
     """Fill the file system of `directory` to the last byte; the file that does it."""
     filler = directory / "fill"
-    with filler.open("wb") as out:
+    # Unbuffered: a buffered file keeps the bytes of the last partial write and raises ENOSPC
+    # again on close, depending on how the free space happens to align with the chunk size.
+    with filler.open("wb", buffering=0) as out:
         try:
             while True:
                 out.write(b"\0" * 65536)

@@ -19,7 +19,7 @@ from nastui.collectors.fio_host import LocalBenchHost
 from nastui.collectors.fio_target import inspect_target
 from nastui.model import BenchRun, RunState
 from tests.conftest import require_tool
-from tests.integration.test_guard_loops import MIB, checksum, loop_device, mounted, sh
+from tests.integration.test_guard_loops import MIB, checksum, frozen, loop_device, mounted, sh
 
 pytestmark = pytest.mark.integration
 
@@ -62,10 +62,9 @@ async def test_jobs_reaching_past_the_target_are_refused(tmp_path: Path) -> None
     require_tool("mkfs.ext4", "e2fsprogs")
     with loop_device(tmp_path, "target", 16) as target, loop_device(tmp_path, "victim") as victim:
         sh("mkfs.ext4", "-q", "-F", "-E", "lazy_itable_init=0,lazy_journal_init=0", victim)
-        with mounted(victim, tmp_path / "mnt"):
+        with mounted(victim, tmp_path / "mnt") as mnt, frozen(mnt):
             log, marker = tmp_path / "redirect.iolog", tmp_path / "ran-a-program"
             write_iolog(log, victim)
-            sh("sync")
             before = checksum(target), checksum(victim)
             for job, named in smuggling_jobs(victim, log, marker):
                 run = await run_job(target, job)

@@ -67,6 +67,18 @@ def mounted(device: str, where: Path) -> Iterator[Path]:
 
 
 @contextlib.contextmanager
+def frozen(where: Path) -> Iterator[Path]:
+    """The filesystem at `where` flushed and frozen (fsfreeze): it writes nothing of its own
+    (journal commits, atime), so its device's checksum changes only if something else writes
+    to the device itself, which the freeze does not stop."""
+    subprocess.run(["fsfreeze", "--freeze", str(where)], capture_output=True, check=True)
+    try:
+        yield where
+    finally:
+        subprocess.run(["fsfreeze", "--unfreeze", str(where)], capture_output=True, check=False)
+
+
+@contextlib.contextmanager
 def holder(device: str, *, exclusive: bool) -> Iterator[int]:
     """Another process holding the device open (O_EXCL, or a plain open)."""
     flags = "os.O_RDONLY | os.O_EXCL" if exclusive else "os.O_RDONLY"

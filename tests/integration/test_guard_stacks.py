@@ -32,6 +32,7 @@ from tests.integration.test_guard_loops import (
     MIB,
     checksum,
     every_write_refused,
+    frozen,
     holder,
     loop_device,
     sh,
@@ -86,11 +87,12 @@ async def test_a_loop_at_an_offset_with_a_mounted_filesystem(tmp_path: Path) -> 
         mkfs_ext4(upper)
         with mounted(upper, tmp_path / "mnt") as mnt:
             (mnt / "precious").write_bytes(os.urandom(MIB))
-            before = sums(target)
-            name, upper_name = Path(target).name, Path(upper).name
-            await refused_for(target, tmp_path, f"{upper_name} on {name} at offset {MIB}")
-            await refused_for(target, tmp_path, f"{upper_name} mounted at {mnt}")
-            assert sums(target) == before
+            with frozen(mnt):
+                before = sums(target)
+                name, upper_name = Path(target).name, Path(upper).name
+                await refused_for(target, tmp_path, f"{upper_name} on {name} at offset {MIB}")
+                await refused_for(target, tmp_path, f"{upper_name} mounted at {mnt}")
+                assert sums(target) == before
 
 
 async def test_loop_on_loop(tmp_path: Path) -> None:

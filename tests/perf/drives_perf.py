@@ -22,7 +22,7 @@ from pathlib import Path
 
 from nastui.collectors.drives import DriveCollector
 from nastui.collectors.runner import CommandResult
-from nastui.collectors.smart import SmartCollector
+from nastui.collectors.smart.collector import SmartCollector
 from nastui.model import Drive, DriveIdentity, Temperature, TempSource, Transport
 from tests.fakesys import SATA_PARENT, FakeDisk, build
 from tests.smartbox import HEALTHY, SMART

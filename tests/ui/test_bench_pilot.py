@@ -8,6 +8,7 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.geometry import Region
 from textual.pilot import Pilot
 
@@ -183,3 +184,54 @@ async def test_chart_repaints_only_changed_cells() -> None:
         assert regions, "the new sample was not drawn"
         assert all(r.width <= 2 for r in regions[1:])  # one new column (the title line aside)
         assert sum(r.width * r.height for r in regions) < chart.size.width * 2
+
+
+async def test_demo_runs_keep_their_numbers_and_svgs_go_to_the_current_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    app = demo_app()  # the demo's own source: a modelled disk, no runs directory
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_bench(pilot)
+        assert screen.source.runs_dir is None
+        for _ in range(3):
+            await pilot.press("r")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
+        assert screen.status == (RunState.COMPLETE, "1 step complete")
+        await pilot.press("x")
+        await pilot.pause()
+        assert len(found(tmp_path, "*-iops.svg")) == 1
+        await pilot.press("c")
+        await pilot.pause()
+        compare = app.screen
+        assert isinstance(compare, BenchCompareScreen)
+        await pilot.press("up", "up", "space", "down", "space")  # mark #1, unmark #2
+        await pilot.pause()
+        assert compare.numbers() == [3, 1]
+        table = compare.query_one("#compare-table", TextPanel).plain
+        assert "#3 IOPS" in table and "#1 IOPS" in table and "#2 IOPS" not in table
+        assert "\n#3 " in table and "\n#1 " in table
+
+
+async def test_the_demo_offers_a_directory_on_each_other_drive_model() -> None:
+    app = demo_app("mixed")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_bench(pilot)
+        offered = [path for path, _ in screen.source.candidates(app.snapshot)]
+        assert offered[0] == "/tmp" and {"sda", "sdi", "nvme0n1"} <= set(offered)
+        await pilot.press("t")
+        await pilot.pause()
+        assert isinstance(app.screen, TargetPicker)
+        await pilot.press("tab", *"nvme0n1", "enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        target = screen.target
+        assert target is not None and target.kind is TargetKind.DIRECTORY
+        assert target.path == "/tmp" and target.dev == "nvme0n1"
+        await pilot.press("r")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.status == (RunState.COMPLETE, "1 step complete")
+        step = screen.runs[-1].steps[0]
+        assert 5_000 < step.read_iops < 20_000  # NVMe random 4K at QD1: about 70 us a read

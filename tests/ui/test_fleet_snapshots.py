@@ -48,8 +48,8 @@ def test_fleet_ups_on_battery(snap_compare: Compare) -> None:
 
 def test_fleet_datacenter_scrolls(snap_compare: Compare) -> None:
     """datacenter-102 at 80x24 with the cursor on the last host: 14 hosts, the table scrolled
-    so ups-b (the last) shows with ">", store-05 "! WARNING" at 49 °C, the selected host's
-    lines underneath."""
+    so ups-b (the last) shows with ">", store-05 "! WARNING" at 54 °C, store-08 "! WARNING"
+    (node08 80 % full: the capacity alert), the selected host's lines underneath."""
     app = demo_app("datacenter-102")
     assert snap_compare(app, press=["H", "end"], terminal_size=(80, 20))
 

@@ -69,7 +69,7 @@ async def test_enter_opens_drive_detail_and_escape_returns() -> None:
         attributes = app.screen.query_one("#attributes", TextPanel).plain
         assert identity.startswith("sdp  HGST HUS724040ALA640")
         assert "bay 10" in identity
-        assert "health WARNING" in state
+        assert "health CRITICAL" in state
         assert "Current_Pending_Sector" in state
         assert "Reallocated_Sector_Ct" in attributes
         assert "THRESH" in attributes

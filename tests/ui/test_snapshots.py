@@ -51,8 +51,9 @@ def test_pools(snap_compare: Compare, size: tuple[int, int], ascii_only: bool) -
 @pytest.mark.parametrize("ascii_only", GLYPHS)
 def test_drive_detail(snap_compare: Compare, size: tuple[int, int], ascii_only: bool) -> None:
     """Drive detail of the failing drive in bay 10 (sdp): identity, power and temperature with
-    its age, health WARNING with its reasons (pending, reallocated, offline uncorrectable, the
-    failed self-test), and the start of the SMART attribute table."""
+    its age, health CRITICAL with its reasons (the extended self-test's read failure 8 power-on
+    hours ago first, then pending, reallocated, offline uncorrectable), and the start of the
+    SMART attribute table."""
 
     async def open_bay_10(pilot: object) -> None:
         from textual.pilot import Pilot
@@ -71,16 +72,16 @@ def test_drive_detail(snap_compare: Compare, size: tuple[int, int], ascii_only: 
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("ascii_only", GLYPHS)
 def test_help(snap_compare: Compare, size: tuple[int, int], ascii_only: bool) -> None:
-    """Help: the key map (screens, movement, Enter, v, L/i locate, / filter) and the meaning
-    of every bay mark."""
+    """Help: the key map (screens, movement, Enter, v, L/i locate, / filter, w swap) and the
+    meaning of every bay mark (R rebuilding among them)."""
     app = demo_app(ascii_only=ascii_only)
     assert snap_compare(app, press=["question_mark"], terminal_size=size)
 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_dashboard_hot_bay(snap_compare: Compare, size: tuple[int, int]) -> None:
-    """A dead fan: title CRITICAL, fan-wall-2 at 0 rpm marked STALLED, top-middle bays marked
-    "!" with warnings in the alerts strip."""
+    """A dead fan: title CRITICAL, fan-wall-2 at 0 rpm marked STALLED in the alerts strip; the
+    top-middle bays at 45 and 49 °C stay "+" (an HDD warns at 50 °C, 10 short of its rating)."""
     assert snap_compare(demo_app("hot-bay"), terminal_size=size)
 
 

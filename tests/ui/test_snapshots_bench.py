@@ -1,5 +1,5 @@
-"""Pictures of the bench screen and the compare view, from the demo's recorded fio streams
-replayed at once (no live fio): the same picture every run. Review each SVG against its
+"""Pictures of the bench screen and the compare view, from the demo's modelled drive run at
+once (no live fio): the same picture every run. Review each SVG against its
 docstring before accepting an update (`--snapshot-update`)."""
 
 from __future__ import annotations
@@ -31,12 +31,13 @@ async def run_once(pilot: Pilot[object], *, runs: int = 1, then: tuple[str, ...]
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("ascii_only", GLYPHS)
 def test_bench_after_a_run(snap_compare: Compare, size: tuple[int, int], ascii_only: bool) -> None:
-    """Bench screen after the demo's randrw 4k QD1 replay on /tmp (HGST ... PN2334PBG6P4SK):
-    profile line marked "[demo: replayed recording]", settings (size 1.0 GiB, direct on,
-    incompressible on), COMPLETE, the page-cache warning; IOPS and B/s bar charts (eighth blocks,
-    or `_ = #` in ASCII) with now/mean/max, latency marks p50 and p99 on a log scale; the "now"
-    panel with read/write IOPS and the sdc diskstats figures; one row in the steps table with
-    about 27k IOPS, 111 MB/s, p50 9.7us, p99 92us."""
+    """Bench screen after the demo's randrw 4k QD1 on /tmp on the modelled 7200 rpm HGST disk
+    (PN2334PBG6P4SK): profile line marked "[demo: modelled drive]", settings (size 1.0 GiB,
+    direct on, incompressible on), COMPLETE, the page-cache warning; IOPS and B/s bar charts
+    (eighth blocks, or `_ = #` in ASCII) over the 60 s shown, now/mean/max about 77 IOPS and
+    316 kB/s (77 x 4 KiB), latency marks p50 and p99 on a log scale; the "now" panel with read
+    and write 38 IOPS 156 kB each, mean 13 ms, and the same sdc diskstats figures; one row in
+    the steps table: 77 IOPS, 0.3 MB/s, p50 12 ms, p99 28 ms (seek + half a turn)."""
 
     async def before(pilot: Pilot[object]) -> None:
         await run_once(pilot)
@@ -48,9 +49,9 @@ def test_bench_after_a_run(snap_compare: Compare, size: tuple[int, int], ascii_o
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("ascii_only", GLYPHS)
 def test_bench_compare(snap_compare: Compare, size: tuple[int, int], ascii_only: bool) -> None:
-    """Compare view of two demo runs (the loop device over a disk file, then over /dev/shm):
-    both marked [x], the second selected; the IOPS table with #2's change against #1; each
-    run's IOPS bars on one scale below."""
+    """Compare view of two demo runs of randrw on the modelled disk: both marked [x], the
+    second selected; the IOPS table, 77 and 77 (+0%: the same disk twice); each run's IOPS bars
+    on one scale below."""
 
     async def before(pilot: Pilot[object]) -> None:
         await run_once(pilot, runs=2, then=("c",))

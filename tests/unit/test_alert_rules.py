@@ -22,6 +22,7 @@ from nastui.model import (
     Alert,
     CollectorError,
     Drive,
+    DriveClass,
     DriveIdentity,
     Fan,
     FleetHost,
@@ -38,6 +39,7 @@ from nastui.model import (
     SmartAttribute,
     Subject,
     Temperature,
+    TempLimits,
     TempSource,
     Thresholds,
     Ups,
@@ -45,10 +47,12 @@ from nastui.model import (
     Vdev,
     Verdict,
 )
+from nastui.model.limits import DEFAULT_TEMPS
 
 NOW = 2_000_000_000.0
 DAY = 86400.0
-LIMITS = Thresholds()
+# The HDD limits these tests were written against (45/50 °C; the default is now 50/55 °C).
+LIMITS = Thresholds(temps={**DEFAULT_TEMPS, DriveClass.HDD: TempLimits(45.0, 50.0)})
 WD = DriveIdentity(model="WDC WD40EFRX", serial="A", rotational=True)
 
 

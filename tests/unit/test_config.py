@@ -75,6 +75,7 @@ def test_example_documents_every_key() -> None:
         loader,
         validate_alerts,
         validate_chassis,
+        validate_collectors,
         validate_fans,
         validate_hosts,
         validate_settings,
@@ -96,6 +97,10 @@ def test_example_documents_every_key() -> None:
         *validate_alerts.ALERT_KEYS,
         *validate_alerts.EMAIL_KEYS,
         *validate_hosts.HOST_KEYS,
+        *validate_collectors.COLLECTOR_KEYS,
+        *validate_collectors.IGNORE_KEYS,
+        *validate_collectors.POOLS_KEYS,
+        *validate_collectors.POOL_KEYS,
     ]
     # `key =`, `#key =`, a [header] naming it, or an entry `#   key   what it does`
     written = r"(?m)^#?\s*(?:{0}\s*=|\[+[^\]\n]*\b{0}\b|{0}\s{{2,}}\S)"
@@ -263,7 +268,7 @@ def test_thresholds_merge_with_defaults() -> None:
     )
     t = config.thresholds
     assert t.temps[DriveClass.SSD] == TempLimits(55.0, 70.0)
-    assert t.temps[DriveClass.HDD] == TempLimits(45.0, 50.0)
+    assert t.temps[DriveClass.HDD] == TempLimits(50.0, 55.0)
     assert t.stale_after_s == 600.0
     assert t.attribute(5) == AttributeLimit(5, 1, None)
     assert t.attribute(199) == AttributeLimit(199, 1, None)

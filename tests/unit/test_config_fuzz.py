@@ -13,9 +13,10 @@ import tomlkit
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nastui.config import Config, ConfigError, loader, parse_config
+from nastui.config import Config, ConfigError, loader, parse_config, validate_ups
 from nastui.config import validate_alerts as alerts
 from nastui.config import validate_chassis as chassis
+from nastui.config import validate_collectors as collectors_
 from nastui.config import validate_fans as fans
 from nastui.config import validate_hosts as hosts
 from nastui.config import validate_settings as settings_
@@ -51,6 +52,9 @@ WORDS = st.sampled_from(
         "tls",
         "256",
         "~/pw",
+        "auto",
+        "attr:199",
+        "ST*",
     ]
 )
 SCALARS = st.one_of(
@@ -91,9 +95,18 @@ SECTIONS: dict[str, st.SearchStrategy[object]] = {
     "poll": table(list(settings_.POLL_KEYS)),
     "zone": tables(fans.ZONE_KEYS),
     "fan": tables(fans.FAN_KEYS),
-    "alerts": with_tables(table(alerts.ALERT_KEYS), email=table(alerts.EMAIL_KEYS)),
+    "alerts": with_tables(
+        table(alerts.ALERT_KEYS),
+        email=table(alerts.EMAIL_KEYS),
+        apprise=tables(alerts.APPRISE_KEYS),
+    ),
     "host": tables(hosts.HOST_KEYS),
+    "ups": tables(validate_ups.UPS_KEYS),
     "ui": table(settings_.UI_KEYS),
+    "collectors": with_tables(
+        table(collectors_.COLLECTOR_KEYS[:-1]), ignore=tables(collectors_.IGNORE_KEYS)
+    ),
+    "pools": with_tables(table(collectors_.POOLS_KEYS[:-1]), pool=tables(collectors_.POOL_KEYS)),
     "bogus": VALUES,
 }
 DOCUMENTS = st.fixed_dictionaries({}, optional=SECTIONS)

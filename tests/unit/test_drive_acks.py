@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from nastui.collectors.smart_acks import AckReader
+from nastui.collectors.smart.acks import AckReader
 from nastui.control import acks
 from nastui.control.statefile import StateError
 from nastui.core.ack import ackable, apply_acks, covers, decode, encode

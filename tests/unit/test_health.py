@@ -95,12 +95,12 @@ def test_crc_errors_only_warn_when_they_grow_and_blame_the_cable() -> None:
 
 
 def test_temperature_limits_per_class() -> None:
-    assert drive_verdict(hdd(temp=44), LIMITS, NOW).health is Health.OK
-    assert drive_verdict(hdd(temp=45), LIMITS, NOW).health is Health.WARNING
-    hot = drive_verdict(hdd(temp=51), LIMITS, NOW)
+    assert drive_verdict(hdd(temp=49), LIMITS, NOW).health is Health.OK
+    assert drive_verdict(hdd(temp=50), LIMITS, NOW).health is Health.WARNING
+    hot = drive_verdict(hdd(temp=56), LIMITS, NOW)
     assert hot.health is Health.CRITICAL
-    assert texts(hot) == ["temperature 51 °C (critical 50 °C)"]
-    ssd = dataclasses.replace(hdd(temp=51), identity=dataclasses.replace(HDD, rotational=False))
+    assert texts(hot) == ["temperature 56 °C (critical 55 °C)"]
+    ssd = dataclasses.replace(hdd(temp=56), identity=dataclasses.replace(HDD, rotational=False))
     assert drive_verdict(ssd, LIMITS, NOW).health is Health.OK
 
 

@@ -14,6 +14,8 @@ from nastui.collectors.schedule import read_schedules, schedule_for, schedules_f
 from nastui.collectors.zfs import collector as zfs
 from nastui.model import (
     CollectorError,
+    CollectorMode,
+    CollectorsConfig,
     Drive,
     DriveIdentity,
     Pool,
@@ -129,7 +131,8 @@ def test_missing_zpool_is_one_line_and_the_rest_shows(tools: FakeTools, tmp_path
     root = tmp_path / "root"
     md_tree(root, MDSTAT)
     tools.answer("btrfs", " ".join(btrfs.show_argv()[1:]), "")
-    pools, errors = collect(PoolCollector(root), 1000.0)
+    switched_on = CollectorsConfig(zfs=CollectorMode.ON)  # auto: absent, off (no error)
+    pools, errors = collect(PoolCollector(root, switches=switched_on), 1000.0)
     assert list(pools) == ["md0"]
     assert errors == (CollectorError("zfs", zfs.NOT_INSTALLED),)
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from nastui.collectors.runner import CommandResult, run
-from nastui.collectors.smart_errors import problem_of
+from nastui.collectors.smart.errors import problem_of
 from nastui.model import Transport
 from tests.conftest import require_tool
 from tests.smartbox import SMART

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from nastui.cli.cmd_smart import explained
-from nastui.collectors.smart import parse_capture
+from nastui.collectors.smart.collector import parse_capture
 from nastui.model import Thresholds
 from nastui.model.errors import ParseError
 from tests.smartbox import SMART

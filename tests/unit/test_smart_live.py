@@ -16,7 +16,7 @@ import pytest
 
 from nastui.collectors.drives import DriveCollector, Schedule
 from nastui.collectors.runner import CommandResult
-from nastui.collectors.smart import SmartCollector
+from nastui.collectors.smart.collector import SmartCollector
 from nastui.core.health import drive_verdict
 from nastui.model import Drive, DriveIdentity, Health, PowerState, TempSource, Thresholds, Transport
 from tests.fakesys import SAS_PARENT, SATA_PARENT, FakeDisk, build

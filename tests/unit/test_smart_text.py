@@ -5,10 +5,15 @@ from __future__ import annotations
 
 import pytest
 
-from nastui.collectors.smart import probe_argv, smart_type
-from nastui.collectors.smart_pysmart import Answer, ReplaySmartctl, command_line, first_request
-from nastui.collectors.smart_reading import exit_findings, first_int, self_test_passed
-from nastui.collectors.smart_text import (
+from nastui.collectors.smart.collector import probe_argv, smart_type
+from nastui.collectors.smart.pysmart_parse import (
+    Answer,
+    ReplaySmartctl,
+    command_line,
+    first_request,
+)
+from nastui.collectors.smart.reading import exit_findings, first_int, self_test_passed
+from nastui.collectors.smart.text import (
     classic_attribute_lines,
     interface_of,
     non_medium_errors,

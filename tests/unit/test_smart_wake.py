@@ -3,7 +3,7 @@ command (nastui's query); such a drive is then asked only while it is busy."""
 
 from __future__ import annotations
 
-from nastui.collectors.smart_wake import WakeTracker
+from nastui.collectors.smart.wake import WakeTracker
 from nastui.model import PowerState
 
 STANDBY, ACTIVE = PowerState.STANDBY, PowerState.ACTIVE

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from rich.text import Text
 
 from nastui.bench.chart import latency, short
-from nastui.bench.compare import Metric, matched, worse
+from nastui.bench.compare import Metric, cell_text, matched, numbered, value_of, worse
 from nastui.bench.compare import change as delta_of
 from nastui.bench.profiles import DEFAULT_FILE
 from nastui.core.glyphs import Glyphs
@@ -194,21 +194,24 @@ def run_line(index: int, run: BenchRun, marked: bool, selected: bool, width: int
     return text
 
 
-def compare_text(runs: Sequence[BenchRun], metric: Metric, width: int) -> Text:
-    """Marked runs side by side for one metric; `!` marks a regression against #1."""
+def compare_text(
+    runs: Sequence[BenchRun], metric: Metric, width: int, numbers: Sequence[int] | None = None
+) -> Text:
+    """Marked runs side by side for one metric, each by its own number; `!` marks a regression
+    against the first; a failed step shows "failed"."""
     if len(runs) < 2:
         return Text("mark two or more runs with space to compare them", style=DIM)
     label_w = max(12, min(28, width - 14 * len(runs)))
     text = Text(f"{'step':<{label_w}}", style=DIM)
-    for i in range(len(runs)):
-        text.append(f" {f'#{i + 1} ' + metric.title:>13}", style=DIM)
+    for n in numbered(runs, numbers):
+        text.append(f" {f'#{n} ' + metric.title:>13}", style=DIM)
     for row in matched(runs):
         text.append(f"\n{row.label[:label_w]:<{label_w}}")
-        base = metric.step(row.results[0]) if row.results[0] else None
+        base = value_of(row.results[0], metric)
         for i, result in enumerate(row.results):
-            value = metric.step(result) if result else None
+            value = value_of(result, metric)
             delta = delta_of(base, value) if i else None
-            cell = metric.text(value) if result else "-"
+            cell = cell_text(result, metric)
             if delta is not None:
                 cell += f" {delta * 100:+.0f}%" + ("!" if worse(delta, metric) else "")
             style = "yellow" if worse(delta, metric) else ("green" if delta else "")

@@ -158,6 +158,7 @@ KEYS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
                 " filter shows in the top line until Esc",
             ),
             ("D", "every drive nastui knows, those in no bay too; Enter opens one"),
+            ("w", "swap the bay's drive: plan, start, replace, follow"),
         ),
     ),
     (
@@ -166,6 +167,7 @@ KEYS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
             ("l L i", "toggle the locate LED"),
             ("a", "acknowledge its findings (warns again if they grow)"),
             ("[ ]", "previous, next drive (every drive, those in no bay too)"),
+            ("w", "swap this drive (a drive in a bay)"),
             ("up/down", "scroll"),
         ),
     ),
@@ -221,7 +223,9 @@ def help_text(glyphs: Glyphs) -> Text:
         text.append("\n")
     text.append("Bay marks (colour is never the only signal)\n", style=LABEL)
     text.append("  + OK   ! warning   X critical   z standby   . empty   # missing   ? unknown\n")
-    text.append("  [bay] selected    * locate LED on    ~ stale temperature, or a cut value\n")
+    text.append(
+        "  [bay] selected   * locate LED on   R rebuilding   ~ stale temperature or a cut value\n"
+    )
     text.append(
         "\nOn a serial console (TERM=vt100, vt220, linux) or without a UTF-8 locale nastui draws"
         " in plain ASCII; --ascii forces it, --colors none|16|256|truecolor sets colour.",

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -104,7 +103,7 @@ class BenchScreen(NasScreen):
             runs_dir=source.runs_dir,
             on_event=self.on_bench_event,
             clock=source.clock,
-            tool_note="replayed recording" if source.demo else "",
+            tool_note="demo: modelled drive" if source.demo else "",
         )
         self.settings: BenchSettings = PROFILES["randrw" if source.demo else "cdm"].defaults
         self.target: BenchTarget | None = self.source.target
@@ -156,7 +155,7 @@ class BenchScreen(NasScreen):
         title = PROFILES[self.settings.profile].title if self.settings.profile in PROFILES else ""
         warnings = honesty_warnings(self.settings, self.target) if self.target else ()
         if self.source.demo:
-            title += " [demo: replayed recording]"
+            title += " [demo: modelled drive]"
         self.query_one("#bench-setup", TextPanel).show(
             lambda w: setup_text(
                 self.settings,
@@ -343,8 +342,9 @@ class BenchScreen(NasScreen):
         self.app.push_screen(BenchCompareScreen(self.all_runs(), self.export_dir()))
 
     def export_dir(self) -> Path:
-        """Where SVG files go: beside the saved runs, else the temporary directory."""
-        return self.source.runs_dir or Path(tempfile.gettempdir())
+        """Where SVG files go: beside the saved runs, else (the demo keeps none) the directory
+        nastui was started in, as `nastui bench show --svg FILE` does; the notice names it."""
+        return self.source.runs_dir or Path.cwd()
 
     def action_export(self) -> None:
         """Write the last run's IOPS graph as SVG."""

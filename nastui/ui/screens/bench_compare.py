@@ -19,7 +19,7 @@ from textual.containers import VerticalScroll
 from nastui.bench.chart import chart_glyphs, latency_chart, nice_top, rate_chart
 from nastui.bench.compare import METRICS
 from nastui.bench.svg import runs_svg
-from nastui.model import BenchRun, BenchSample
+from nastui.model import BenchRun, BenchSample, RunState
 from nastui.ui.render.bench import compare_text, run_line
 from nastui.ui.screens.base import NasScreen
 from nastui.ui.widgets.textpanel import TextPanel
@@ -73,6 +73,10 @@ class BenchCompareScreen(NasScreen):
         """The marked runs, in the order they were marked."""
         return [self.runs[i] for i in self.marked if i < len(self.runs)]
 
+    def numbers(self) -> list[int]:
+        """The marked runs' own numbers in the list (#2 stays #2)."""
+        return [i + 1 for i in self.marked if i < len(self.runs)]
+
     def draw(self) -> None:
         """Draw the run list, the table and the graphs."""
         self.query_one("#compare-scroll").border_title = f"compare: {METRICS[self.metric].title}"
@@ -93,14 +97,15 @@ class BenchCompareScreen(NasScreen):
     def _table(self, width: int) -> Text:
         metric = METRICS[self.metric]
         chosen = self.chosen()
-        text = compare_text(chosen, metric, width)
+        text = compare_text(chosen, metric, width, self.numbers())
         if len(chosen) < 2 or not any(r.samples for r in chosen):
             return text
         glyphs = chart_glyphs(self.nas.ascii_only)
         plot = (max(10, width - 8), GRAPH_ROWS)
         tops = [max((metric.sample(s) or 0.0 for s in r.samples), default=0.0) for r in chosen]
-        for i, run in enumerate(chosen):
-            text.append(f"\n#{i + 1} {run.run_id}", style="bold")
+        for number, run in zip(self.numbers(), chosen, strict=True):
+            state = "" if run.state is RunState.COMPLETE else f" ({run.state.value})"
+            text.append(f"\n#{number} {run.run_id}{state}", style="bold")
             if metric.lower_is_better:
                 chart = latency_chart(run.samples, plot, glyphs)
             else:

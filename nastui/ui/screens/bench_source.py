@@ -1,8 +1,9 @@
-"""Where the bench screen runs: the real machine, or (in the demo) real recordings replayed.
+"""Where the bench screen runs: the real machine, or (in the demo) a modelled drive.
 
 `BenchSource` bundles what the screen needs besides the session: the host the runner uses, how a
 typed path becomes an inspected target, which targets to offer, where runs are saved, and the
-clock runs are stamped with (the sim's in the demo, so pictures do not change with the date).
+clock runs are stamped with (the session's: the wall clock, or the frozen sim clock of tests and
+screenshots, so pictures do not change with the date).
 Tests and screenshots hand the app their own (`make_app(..., bench_source=...)`).
 """
 
@@ -17,7 +18,8 @@ from pathlib import Path
 
 from nastui.bench import store
 from nastui.bench.host import BenchHost
-from nastui.bench.replay import ReplayHost, demo_recordings, demo_target
+from nastui.bench.replay import demo_target
+from nastui.bench.simhost import ModelHost, directory_on
 from nastui.collectors.fio_host import LocalBenchHost
 from nastui.collectors.fio_target import inspect_target
 from nastui.model import BenchTarget, HostSnapshot, TargetKind
@@ -29,12 +31,12 @@ class BenchSource:
     """How and where the bench screen runs.
 
     Attributes:
-        host: runs the steps (or replays them).
+        host: runs the steps (or models them).
         inspect: path -> inspected target (raises `TargetError`).
         runs_dir: where runs are saved and listed from; None keeps them in the session only.
         clock: Unix time for run ids and stamps.
         host_name: saved with each run.
-        demo: replaying recordings (the screen says so).
+        demo: a modelled drive (the screen says so).
         target: the target chosen before any is picked (the demo's directory).
     """
 
@@ -50,23 +52,39 @@ class BenchSource:
         """Targets to offer: (path, what it is); drives by their stable by-id name."""
         offered: list[tuple[str, str]] = []
         if self.demo:
-            offered.append(("/tmp", "a directory (demo: a replayed recording runs there)"))
+            offered.append(("/tmp", "a directory (demo: on a modelled 7200 rpm disk)"))
         for drive in snapshot.drives if snapshot else ():
             by_id = [i for i in drive.by_id if not i.startswith("wwn-")] if drive.by_id else []
             path = f"/dev/disk/by-id/{by_id[0]}" if by_id else f"/dev/{drive.dev}"
             ident = drive.identity
             offered.append((path, f"{drive.dev} {ident.model or ''} {ident.serial or ''}".strip()))
+        return offered + (self._demo_directories(snapshot) if self.demo else [])
+
+    def _demo_directories(self, snapshot: HostSnapshot | None) -> list[tuple[str, str]]:
+        """A directory on one drive of each other model in the demo (an SSD, an NVMe drive),
+        named by the drive as `nastui bench run PROFILE DEV --demo` takes it."""
+        seen = {self.target.identity.model if self.target and self.target.identity else None}
+        offered = []
+        for drive in snapshot.drives if snapshot else ():
+            if drive.identity.model in seen:
+                continue
+            seen.add(drive.identity.model)
+            offered.append((drive.dev, f"a directory on {drive.dev} {drive.identity.model}"))
         return offered
 
 
 def demo_source(
     session: Session, latest: Callable[[], HostSnapshot | None], *, pace: float = 0.0
 ) -> BenchSource:
-    """Replays of the shipped recordings; the sim's drives are pool members, so writing to one
-    is refused as it would be on a real box."""
+    """Steps on a modelled drive (`nastui.bench.simhost`): a directory on the demo's 7200 rpm
+    disk, or on a demo drive named bare ("nvme0n1"); the sim's drives themselves are pool
+    members, so writing to one is refused as it would be on a real box."""
 
     async def inspect(path: str) -> BenchTarget:
         snapshot = latest()
+        for drive in snapshot.drives if snapshot else ():
+            if path == drive.dev:
+                return directory_on(demo_target("/tmp"), drive.identity, drive.dev)
         for drive in snapshot.drives if snapshot else ():
             if path.endswith(f"/{drive.dev}") or any(path.endswith(i) for i in drive.by_id):
                 member = snapshot.pool_of(drive.key) if snapshot else None
@@ -77,7 +95,7 @@ def demo_source(
         return demo_target(path)
 
     return BenchSource(
-        host=ReplayHost(demo_recordings(), pace=pace),
+        host=ModelHost(pace=pace),
         inspect=inspect,
         runs_dir=None,
         clock=session.clock.now,
@@ -105,7 +123,7 @@ def local_source(session: Session, root: Path) -> BenchSource:
 def source_for(
     session: Session, latest: Callable[[], HostSnapshot | None], *, live: bool
 ) -> BenchSource:
-    """The demo's replay on the simulator, the machine otherwise."""
+    """The demo's modelled drive on the simulator, the machine otherwise."""
     root = getattr(session.backend, "root", None)
     if isinstance(root, Path):
         return local_source(session, root)

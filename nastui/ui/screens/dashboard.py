@@ -1,16 +1,22 @@
-"""The dashboard: the bay grid, pools summary, temperatures and fans, and the alerts strip."""
+"""The dashboard: the bay grid, pools summary, temperatures and fans (and the UPSes read over
+NUT, `[[ups]]`), and the alerts strip."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 
+from nastui.core.assess import ups_health
+from nastui.core.fleetview import ups_text
 from nastui.core.glyphs import Glyphs
-from nastui.model import HostSnapshot
+from nastui.model import FleetHost, Health, HostSnapshot
 from nastui.ui.gridlayout import MIN_CELL
 from nastui.ui.render.panels import alerts_text, thermal_text
 from nastui.ui.render.pools import pool_summary
+from nastui.ui.render.style import HEALTH_STYLE, fit
 from nastui.ui.screens.gridscreen import GridScreen
 from nastui.ui.widgets.baygrid import BayGrid
 from nastui.ui.widgets.textpanel import TextPanel
@@ -43,14 +49,20 @@ class DashboardScreen(GridScreen):
         # Tab must not wander into the side panels, where it would show nothing and leave the
         # arrows dead: the bay grid keeps the focus (the side panels scroll with the mouse).
         self.query_one("#side").can_focus = False
+        self.watch(self.app, "fleet", self._fleet_changed, init=False)
+
+    def _fleet_changed(self, _hosts: object) -> None:
+        if self.nas.snapshot is not None:
+            self.show(self.nas.snapshot)
 
     def show(self, snapshot: HostSnapshot) -> None:
         self._fit(snapshot)
         super().show(snapshot)
         glyphs, limits = self.nas.glyphs, self.nas.limits
         self.query_one("#pools", TextPanel).show(lambda w: _pools(snapshot, w, glyphs))
+        fleet = self.nas.fleet or ()
         self.query_one("#thermal", TextPanel).show(
-            lambda w: thermal_text(snapshot, limits, w, glyphs)
+            lambda w: thermal_text(snapshot, limits, w, glyphs) + nut_lines(fleet, w, glyphs)
         )
         alerts = self.query_one("#alerts", TextPanel)
         alerts.show(
@@ -79,4 +91,20 @@ def _pools(snapshot: HostSnapshot, width: int, glyphs: Glyphs) -> Text:
         if i:
             text.append("\n")
         text.append_text(pool_summary(pool, snapshot.taken_at, width, glyphs))
+    return text
+
+
+def nut_lines(fleet: Sequence[FleetHost], width: int, glyphs: Glyphs) -> Text:
+    """One line per UPS read over NUT ("UPS rack  ON BATTERY 80% 42 min"), coloured by its
+    health; nothing without `[[ups]]` tables."""
+    text = Text()
+    for host in fleet:
+        if host.profile != "nut":
+            continue
+        upses = host.snapshot.ups if host.snapshot is not None else ()
+        if host.error is not None or not upses:
+            line, health = f"UPS {host.name}  unreachable", Health.CRITICAL
+        else:
+            line, health = f"UPS {host.name}  {ups_text(upses[0])}", ups_health(upses[0])
+        text.append("\n" + fit(line, width, glyphs), style=HEALTH_STYLE.get(health, ""))
     return text

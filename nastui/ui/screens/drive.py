@@ -5,7 +5,6 @@ knows: each bay, then each drive that is in no bay (NVMe on the board, a USB dis
 
 from __future__ import annotations
 
-import os
 from typing import ClassVar
 
 from rich.text import Text
@@ -16,7 +15,6 @@ from textual.containers import VerticalScroll
 from nastui.control import acks
 from nastui.control.statefile import StateError
 from nastui.core.ack import ackable
-from nastui.core.statefiles import state_dir
 from nastui.history.db import HistoryError
 from nastui.history.record import CounterChange
 from nastui.model import BaySlot, Drive, HostSnapshot
@@ -29,6 +27,7 @@ from nastui.ui.render.drive import (
 )
 from nastui.ui.render.trend import NO_HISTORY, drive_trend_text
 from nastui.ui.screens.base import NasScreen
+from nastui.ui.screens.swap import SwapScreen
 from nastui.ui.widgets.textpanel import TextPanel
 
 SECTIONS = ("identity", "state", "trend", "counters", "attributes", "selftests")
@@ -39,13 +38,14 @@ class DriveScreen(NasScreen):
     """Detail of the drive in one bay, or of one drive that is in no bay."""
 
     SCREEN_NAME = "drive"
-    KEYS = "Esc back  [ ] prev/next drive  l locate  a ack  up/dn scroll"
+    KEYS = "Esc back  [ ] prev/next drive  l locate  a ack  w swap  up/dn scroll"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,backspace", "app.pop_screen", "back"),
         Binding("l,L,i", "locate", "locate LED"),
         Binding("a", "acknowledge", "acknowledge findings"),
         Binding("left_square_bracket", "step(-1)", "previous drive", show=False),
         Binding("right_square_bracket", "step(1)", "next drive", show=False),
+        Binding("w", "swap", "swap the drive"),
     ]
 
     def __init__(self, bay: int | None = None, *, key: str | None = None) -> None:
@@ -102,14 +102,20 @@ class DriveScreen(NasScreen):
             return
         await self.nas.toggle_locate(slot.bay)
 
+    def action_swap(self) -> None:
+        """Open the swap screen for this bay (a drive in no bay has no bay to swap in)."""
+        snapshot = self.nas.snapshot
+        slot = self._place(snapshot)[0] if snapshot else None
+        if slot is None:
+            self.notify("this drive is in no bay: nothing to swap here", severity="warning")
+            return
+        self.app.push_screen(SwapScreen(slot.bay))
+
     def action_acknowledge(self) -> None:
         """Make the drive's current findings its new baseline (`nastui smart ack`)."""
         snapshot = self.nas.snapshot
         drive = self._place(snapshot)[1] if snapshot else None
         if snapshot is None or drive is None:
-            return
-        if snapshot.source != "local":
-            self.notify("acknowledgements are kept for real drives only", severity="warning")
             return
         reasons = [r for r in drive.verdict.reasons if ackable(r)]
         if not reasons:
@@ -117,7 +123,7 @@ class DriveScreen(NasScreen):
             return
         try:
             done = acks.acknowledge(
-                state_dir(os.environ, os.geteuid()),
+                self.nas.session.writable_state_dir(),  # the machine's, or the demo's own
                 drive.key,
                 reasons,
                 self.nas.session.clock.now(),

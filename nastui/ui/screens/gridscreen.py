@@ -15,6 +15,7 @@ from nastui.ui.cells import selected_summary
 from nastui.ui.screens.base import NasScreen
 from nastui.ui.screens.drive import DriveScreen
 from nastui.ui.screens.drives import DrivesScreen
+from nastui.ui.screens.swap import SwapScreen
 from nastui.ui.widgets.baygrid import BayGrid
 from nastui.ui.widgets.textpanel import TextPanel
 
@@ -24,6 +25,7 @@ class GridScreen(NasScreen):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "start_filter", "filter"),
+        Binding("w", "swap", "swap the selected bay's drive"),
         Binding("escape", "clear_filter", "clear filter", show=False),
         Binding("D", "drives", "every drive"),
     ]
@@ -86,6 +88,12 @@ class GridScreen(NasScreen):
 
     async def on_bay_grid_locate_toggled(self, message: BayGrid.LocateToggled) -> None:
         await self.nas.toggle_locate(message.bay)
+
+    def action_swap(self) -> None:
+        """Open the swap screen for the selected bay."""
+        slot = self.grid.selected_slot()
+        if slot is not None:
+            self.app.push_screen(SwapScreen(slot.bay))
 
     # ---------------------------------------------------------------- filter
     def action_start_filter(self) -> None:

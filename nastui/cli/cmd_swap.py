@@ -1,0 +1,168 @@
+"""`nastui swap`: replace a drive, guided and verified, resumable from the state directory.
+
+    nastui swap plan TARGET [--json]      what taking it out means, and the exact commands
+    nastui swap start TARGET [--pull-first|--in-place]
+                                          prepare: offline/fail it, light its bay's LED
+    nastui swap [status] [--json]         follow: the pull, the new drive and its check, the
+                                          rebuild; a wrong pull is a CRITICAL (exit 2)
+    nastui swap replace --confirm SERIAL  run the replace on the checked new drive
+    nastui swap abort                     stop following (LED off; the pool is left as it is)
+    nastui swap log                       finished swaps
+    nastui --demo swap sim pull|insert|fail BAY [--variant V] | wait SECONDS
+                                          the operator's hands on the simulator
+
+TARGET is a bay number, serial, device name or by-id name. Exit codes: 0 done or nothing
+wrong; 2 refused (pulling it would lose data) or a wrong pull; 64 bad target or step out of
+order; 69 a command failed; 73 the state directory cannot be written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import dataclasses
+import sys
+from typing import TextIO
+
+from nastui import exits
+from nastui.cli.command import poll_once, write_json
+from nastui.control.swapstore import StateError
+from nastui.daemon import swapflow, swapsteps
+from nastui.daemon.swapview import log_text, plan_data, plan_text, swap_data, swap_text
+from nastui.sim.swapsim import VARIANTS, Hand
+
+
+def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentParser) -> None:
+    """The actions."""
+    sub = parser.add_subparsers(dest="swap_action", metavar="ACTION")
+    plan = sub.add_parser("plan", parents=[common], help="what taking a drive out means")
+    plan.add_argument("target", help="bay number, serial, device or by-id name")
+    plan.add_argument("--json", action="store_true", help="JSON output")
+    start = sub.add_parser("start", parents=[common], help="prepare the swap and light the LED")
+    start.add_argument("target", help="bay number, serial, device or by-id name")
+    way = start.add_mutually_exclusive_group()
+    way.add_argument("--pull-first", action="store_true", help="pull the old drive first")
+    way.add_argument("--in-place", action="store_true", help="new drive in a free bay first")
+    status = sub.add_parser("status", parents=[common], help="follow the swap in progress")
+    status.add_argument("--json", action="store_true", help="JSON output")
+    replace = sub.add_parser("replace", parents=[common], help="replace onto the new drive")
+    replace.add_argument("--confirm", required=True, metavar="SERIAL", help="the new serial")
+    sub.add_parser("abort", parents=[common], help="stop following the swap")
+    sub.add_parser("log", parents=[common], help="finished swaps")
+    sim = sub.add_parser("sim", parents=[common], help="demo only: pull, insert, fail, wait")
+    sim.add_argument("hand", choices=("pull", "insert", "fail", "wait"), help="what to do")
+    sim.add_argument("value", type=int, help="the bay (pull/insert/fail) or seconds (wait)")
+    sim.add_argument("--variant", choices=VARIANTS, default="new", help="what is inserted")
+
+
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    """Open the box, then do the action."""
+    opened = poll_once(args)
+    if isinstance(opened, int):
+        return opened
+    session, snapshot = opened
+    box = swapflow.open_box(session, snapshot, args.root)
+    action = args.swap_action or "status"
+    try:
+        return asyncio.run(_ACTIONS[action](box, args, out))
+    except StateError as exc:
+        print(f"nastui: {exc}", file=sys.stderr)
+        return exits.EX_CANTCREAT
+
+
+async def _plan(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
+    plan = box.plan(args.target)
+    if args.json:
+        write_json(plan_data(plan), out)
+    else:
+        out.write(plan_text(plan))
+    if plan.drive is None:
+        return exits.EX_USAGE
+    return exits.CRITICAL if plan.refusal else exits.OK
+
+
+def _report(outcome: swapsteps.Outcome, out: TextIO) -> int:
+    """Print what an action ran and what went wrong; the exit code for it."""
+    for line in outcome.ran:
+        out.write(line + "\n")
+    for line in outcome.notes:
+        out.write(line + "\n")
+    if outcome.error is None:
+        return exits.OK
+    print(f"nastui: {outcome.error}", file=sys.stderr)
+    return _CODES[outcome.trouble or swapsteps.Trouble.USAGE]
+
+
+_CODES = {
+    swapsteps.Trouble.USAGE: exits.EX_USAGE,
+    swapsteps.Trouble.REFUSED: exits.CRITICAL,
+    swapsteps.Trouble.FAILED: exits.EX_UNAVAILABLE,
+}
+
+
+async def _start(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
+    way = True if args.in_place else False if args.pull_first else None
+    outcome = await swapsteps.start(box, args.target, way)
+    code = _report(outcome, out)
+    if code == exits.OK and outcome.swap is not None:
+        out.write(swap_text(outcome.swap))
+    return code
+
+
+async def _status(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
+    swap = await swapsteps.refresh(box)
+    if getattr(args, "json", False):
+        write_json(swap_data(swap), out)
+    elif swap is None:
+        out.write("no swap in progress (`nastui swap plan TARGET` to begin)\n")
+    else:
+        out.write(swap_text(swap))
+    return exits.CRITICAL if swap is not None and (swap.wrong_pulls or swap.failures) else exits.OK
+
+
+async def _replace(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
+    outcome = await swapsteps.replace(box, args.confirm)
+    code = _report(outcome, out)
+    if code == exits.OK:
+        out.write("replace started: `nastui swap` follows the rebuild\n")
+    return code
+
+
+async def _abort(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
+    return _report(await swapsteps.abort(box), out)
+
+
+async def _log(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
+    out.write(log_text(box.store.log()))
+    return exits.OK
+
+
+async def _sim(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
+    sim = box.sim
+    if sim is None:
+        print("nastui: `swap sim` acts on the simulator only (add --demo)", file=sys.stderr)
+        return exits.EX_USAGE
+    if args.hand == "wait":
+        sim.hands = dataclasses.replace(sim.hands, offset_s=sim.hands.offset_s + args.value)
+        box.save_hands()
+        out.write(f"demo clock moved on {args.value} s\n")
+        return exits.OK
+    if box.snapshot.slot(args.value) is None:
+        print(f"nastui: no bay {args.value}", file=sys.stderr)
+        return exits.EX_USAGE
+    current = box.store.load()
+    like = current.old.key if current is not None else ""
+    box.add_hands([Hand(args.hand, box.now, args.value, args.variant, like=like)])
+    out.write(f"simulated: {args.hand} bay {args.value}\n")
+    return exits.OK
+
+
+_ACTIONS = {
+    "plan": _plan,
+    "start": _start,
+    "status": _status,
+    "replace": _replace,
+    "abort": _abort,
+    "log": _log,
+    "sim": _sim,
+}

@@ -1,0 +1,145 @@
+"""`nastui config init [FILE]`: write the annotated example configuration, with what this box
+has (drives, pools, hwmon fans) filled in as comments at the top, ready to copy into place.
+
+It never overwrites: an existing file, or a directory that does not exist (other than the
+default location's, which is created), is an error (exit 73) naming the fix. `-` writes to
+standard output.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from nastui import exits
+from nastui.config.example import example_text
+from nastui.core import units
+from nastui.model import HostSnapshot
+from nastui.session import Session
+
+
+@dataclass(frozen=True, slots=True)
+class ChipFans:
+    """A hwmon chip with fans: its name, device path and (channel, has a pwm) pairs."""
+
+    name: str
+    device: str | None
+    channels: tuple[tuple[int, bool], ...]
+
+
+def default_path(env: Mapping[str, str], euid: int) -> Path:
+    """Where `config init` writes without a FILE: $NASTUI_CONFIG, else /etc/nastui for root,
+    else $XDG_CONFIG_HOME (~/.config)/nastui/config.toml."""
+    if env.get("NASTUI_CONFIG"):
+        return Path(env["NASTUI_CONFIG"])
+    if euid == 0:
+        return Path("/etc/nastui/config.toml")
+    xdg = env.get("XDG_CONFIG_HOME", "")
+    base = Path(xdg) if xdg and Path(xdg).is_absolute() else Path(env.get("HOME", "~")) / ".config"
+    return base / "nastui" / "config.toml"
+
+
+def _natural(dev: str) -> tuple[int, str]:
+    """sda < sdb < sdz < sdaa; nvme0n1 < nvme1n1."""
+    return len(dev), dev
+
+
+def _drive_lines(snapshot: HostSnapshot) -> list[str]:
+    lines: list[str] = []
+    drives = sorted(snapshot.drives, key=lambda d: _natural(d.dev))
+    for drive in drives:
+        ident = drive.identity
+        size = units.size(ident.capacity_bytes) if ident.capacity_bytes else "?"
+        model = " ".join((ident.model or "unknown model").split())
+        lines.append(f"#   {drive.dev:<8} {model}  serial {ident.serial or '?'}  {size}")
+    bays = [d for d in drives if d.identity.serial][:4]
+    if bays:
+        lines.append("# To bind them to bays, uncomment and number (see [chassis] below):")
+        for n, drive in enumerate(bays, start=1):
+            lines += ["#[[chassis.bay]]", f"#bay = {n}", f'#serial = "{drive.identity.serial}"']
+    return lines
+
+
+def _fan_lines(chips: Sequence[ChipFans]) -> list[str]:
+    lines: list[str] = []
+    for chip in chips:
+        for channel, pwm in chip.channels:
+            control = f"pwm = {channel}" if pwm else "no pwm: read only"
+            where = f'  hwmon_device = "{chip.device}"' if chip.device else ""
+            lines.append(f'#   hwmon_name = "{chip.name}"{where}  fan{channel} ({control})')
+    return lines
+
+
+def detected_block(snapshot: HostSnapshot, chips: Sequence[ChipFans], now: float) -> list[str]:
+    """The comment lines saying what this box has, for the top of the file."""
+    stamp = time.strftime("%Y-%m-%d %H:%M %Z", time.localtime(now))
+    lines = [
+        f"# Found on {snapshot.host} by `nastui config init`, {stamp}: comments only; copy what",
+        "# you need into the sections below.",
+        "#",
+        f"# Drives ({len(snapshot.drives)}):",
+        *(_drive_lines(snapshot) or ["#   none found"]),
+        "#",
+        f"# Pools ({len(snapshot.pools)}):",
+        *(
+            [f"#   {p.name:<12} {p.kind.value:<6} {p.state.value}" for p in snapshot.pools]
+            or ["#   none found"]
+        ),
+        "#",
+        '# hwmon fans (for [[fan]] driver = "hwmon"):',
+        *(_fan_lines(chips) or ["#   none found"]),
+    ]
+    return [*lines, "", ""]
+
+
+def _chips(root: Path) -> list[ChipFans]:
+    from nastui.collectors.hwmon_fans import fan_channels, list_chips
+
+    found = []
+    for chip in list_chips(root):
+        channels = tuple((n, (chip.path / f"pwm{n}").exists()) for n in fan_channels(chip))
+        if channels:
+            found.append(ChipFans(chip.name, chip.device, channels))
+    return found
+
+
+def render(session: Session, demo: bool, root: Path | None) -> str | None:
+    """The file's text: the detected block, then the example; None without the example."""
+    example = example_text()
+    if example is None:
+        return None
+    snapshot = asyncio.run(session.poll())
+    chips = [] if demo else _chips(root or Path("/"))
+    return "\n".join(detected_block(snapshot, chips, session.clock.now())) + example
+
+
+def write_new(target: Path, text: str, *, make_parent: bool, err: TextIO = sys.stderr) -> int:
+    """Write `text` to a file that must not exist yet; 0, or 73 after one line on `err`."""
+    if make_parent:
+        target.parent.mkdir(mode=0o755, parents=True, exist_ok=True)
+    elif not target.parent.is_dir():
+        print(
+            f"nastui: {target.parent} does not exist: create it first, or name another FILE",
+            file=err,
+        )
+        return exits.EX_CANTCREAT
+    try:
+        with target.open("x", encoding="utf-8") as handle:
+            handle.write(text)
+    except FileExistsError:
+        print(
+            f"nastui: {target} exists and is left alone: check it with `nastui config check "
+            f"{target}`, or move it away first",
+            file=err,
+        )
+        return exits.EX_CANTCREAT
+    except OSError as exc:
+        print(f"nastui: cannot write {target}: {exc.strerror or exc}", file=err)
+        return exits.EX_NOPERM if isinstance(exc, PermissionError) else exits.EX_CANTCREAT
+    target.chmod(0o644)
+    return exits.OK

@@ -1,0 +1,134 @@
+"""Whether a pool stack is there to watch, and the filesystem usage of md arrays.
+
+The rule (README, "Absent or broken"): a collector in `auto` mode whose subsystem is absent is
+simply off, not UNKNOWN; one whose subsystem is there but cannot be read is UNKNOWN.
+
+- ZFS is absent when the zfs kernel module is not loaded (`/sys/module/zfs`) and `zpool`
+  either is not installed or says the modules are not loaded (and so lists no pools). A
+  `zpool` that fails while the module is loaded, or a loaded module without `zpool`, is UNKNOWN.
+- md is absent when there is no /proc/mdstat or it lists no arrays.
+- btrfs is absent when no btrfs filesystem is registered with the kernel (/sys/fs/btrfs/UUID)
+  or mounted and `btrfs` is not installed, or `btrfs filesystem show` finds none (or may not
+  look, not being root, and the kernel knows none).
+In mode `on` the collector always runs and absence is UNKNOWN; in mode `off` it never runs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import shutil
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Protocol
+
+from nastui.collectors.sysfs import Mount, parse_mountinfo, read_text
+from nastui.model import CollectorError, CollectorMode, CollectorState, Pool
+
+DISABLED = "switched off in [collectors]"
+
+
+class FsStats(Protocol):
+    """What `os.statvfs` returns, as far as usage needs it."""
+
+    @property
+    def f_frsize(self) -> int: ...
+    @property
+    def f_blocks(self) -> int: ...
+    @property
+    def f_bfree(self) -> int: ...
+    @property
+    def f_bavail(self) -> int: ...
+
+
+StatVfs = Callable[[str], FsStats]
+
+
+def installed(tool: str) -> bool:
+    """Whether `tool` is on PATH (the runner runs it from there)."""
+    return shutil.which(tool) is not None
+
+
+def zfs_module_loaded(root: Path) -> bool:
+    """Whether the zfs kernel module is loaded."""
+    return (root / "sys/module/zfs").is_dir()
+
+
+def btrfs_known(root: Path) -> bool:
+    """Whether the kernel knows a btrfs filesystem (registered or mounted)."""
+    registered = root / "sys/fs/btrfs"
+    try:
+        if any(p.is_dir() and p.name != "features" for p in registered.iterdir()):
+            return True
+    except OSError:
+        pass
+    mounts = parse_mountinfo(read_text(root / "proc/self/mountinfo") or "")
+    return any(m.fs_type == "btrfs" for m in mounts)
+
+
+def state(name: str, mode: CollectorMode, absent: str | None) -> CollectorState:
+    """The collector's state: disabled by `mode`, off when `absent` says why (auto), else on."""
+    if mode is CollectorMode.OFF:
+        return CollectorState(name, "disabled", DISABLED)
+    if absent is not None and mode is CollectorMode.AUTO:
+        return CollectorState(name, "off", absent)
+    return CollectorState(name, "on")
+
+
+def zfs_absent(
+    root: Path, pools: tuple[Pool, ...], errors: Iterable[CollectorError], absent: Iterable[str]
+) -> str | None:
+    """Why ZFS counts as absent after a poll that found `pools` and `errors` (None: present).
+    `absent` are the messages that mean "no zpool" or "no module"."""
+    if pools or zfs_module_loaded(root):
+        return None
+    said = {e.message for e in errors}
+    if said and said <= set(absent):
+        return "zfs module not loaded, no pools" if installed("zpool") else "no zpool, no module"
+    return None
+
+
+def md_absent(
+    root: Path, pools: tuple[Pool, ...], errors: tuple[CollectorError, ...]
+) -> str | None:
+    """Why md counts as absent (None: present): no /proc/mdstat, or no arrays in it."""
+    if pools or errors:
+        return None
+    if not (root / "proc/mdstat").exists():
+        return "no /proc/mdstat (md module not loaded)"
+    return "no md arrays"
+
+
+def md_missing(root: Path) -> CollectorError:
+    """The UNKNOWN line for md switched on without md."""
+    where = "no /proc/mdstat" if not (root / "proc/mdstat").exists() else "no arrays"
+    return CollectorError("md", f"md switched on in [collectors] but {where}: load md_mod")
+
+
+def _mount_of(pool: Pool, mounts: list[Mount]) -> Mount | None:
+    names = {f"/dev/{pool.name}", f"/dev/md/{pool.name}"}
+    for mount in mounts:
+        if mount.source in names:
+            return mount
+    return None
+
+
+def with_fs_usage(pools: Iterable[Pool], root: Path, statvfs: StatVfs = os.statvfs) -> list[Pool]:
+    """md arrays with the size and use of the filesystem mounted on them (as `df` shows it:
+    size is used + available to users); arrays without a mounted filesystem are unchanged."""
+    mounts = parse_mountinfo(read_text(root / "proc/self/mountinfo") or "")
+    out = []
+    for pool in pools:
+        mount = _mount_of(pool, mounts)
+        if mount is None:
+            out.append(pool)
+            continue
+        try:
+            stats = statvfs(str(root / mount.mountpoint.lstrip("/")))
+        except OSError:
+            out.append(pool)
+            continue
+        used = (stats.f_blocks - stats.f_bfree) * stats.f_frsize
+        size = used + stats.f_bavail * stats.f_frsize
+        out.append(dataclasses.replace(pool, size_bytes=size, allocated_bytes=used))
+    return out

@@ -1,0 +1,232 @@
+"""Pure parsers for the parts of smartctl's text output that pySMART does not read, or reads in
+a way nastui cannot use.
+
+- The power mode `-n standby` reports ("Power mode is: ACTIVE or IDLE", "Device is in STANDBY
+  mode, exit(2)"): pySMART ignores it, and a standby report comes back as an empty device.
+- The drive's own overall assessment: pySMART folds attribute warnings into its `assessment`.
+- The WWN, and whether smartctl had to ignore `-n` (then asking the drive may wake it).
+- The brief attribute table of `smartctl -x` ("FLAGS ... FAIL RAW_VALUE" with "PO--CK" flags),
+  which pySMART's table parser cannot read: `classic_attribute_lines` rewrites it into the
+  `smartctl -a` layout pySMART does read, keeping every value.
+- Which interface a saved report came from, so pySMART is told it (never left to guess).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+
+from nastui.model import PowerState
+from nastui.model.errors import ParseError
+
+# Sample: smartctl 7.3 2022-02-28 r5338 [x86_64-linux-6.1.0-13-amd64] (local build)
+_BANNER = re.compile(r"^smartctl (?P<version>\d+\.\d+)\b")
+# Sample: Power mode is:    ACTIVE or IDLE          (ATA; SCSI: "Power mode is:       ACTIVE")
+_POWER_MODE = re.compile(r"^Power mode (?:is|was):\s+(?P<mode>\S.*?)\s*$")
+# Sample: Device is in STANDBY mode, exit(2)        (also "STANDBY (OS)", "SLEEP", "IDLE_B")
+_DEVICE_IS_IN = re.compile(r"^Device is in (?P<mode>.+?) mode(?:, exit\(\d+\))?\s*$")
+# Sample: === START OF READ SMART DATA SECTION ===   (or a standby report's "Device is in ...")
+_SECTION = re.compile(r"^(=== START OF .* SECTION ===|Device is in .+ mode)")
+# Sample: CHECK POWER MODE not implemented, ignoring -n option
+_IGNORING_N = re.compile(r"ignoring -n option")
+# Sample: SMART overall-health self-assessment test result: PASSED     (ATA, NVMe: "FAILED!")
+_OVERALL = re.compile(r"^SMART overall-health self-assessment test result:\s*(?P<result>\S+)")
+# Sample: SMART Health Status: OK                     (SCSI: anything else is a failure)
+_SCSI_STATUS = re.compile(r"^SMART Health Status:\s*(?P<result>.+?)\s*$")
+# Sample: LU WWN Device Id: 5 000cca 22bc1a6e3       (ATA)
+_ATA_WWN = re.compile(
+    r"^LU WWN Device Id:\s+(?P<naa>[0-9a-f])\s+(?P<oui>[0-9a-f]{6})\s+(?P<id>[0-9a-f]{9})\s*$", re.I
+)
+# Sample: Logical Unit id:      0x5000cca27076bfe8   (SCSI)
+_SCSI_WWN = re.compile(r"^Logical Unit id:\s+0x(?P<hex>[0-9a-f]{16})\s*$", re.I)
+# Sample: Non-medium error count:    10237
+_NON_MEDIUM = re.compile(r"^Non-medium error count:\s+(?P<count>\d+)")
+# Sample: ID# ATTRIBUTE_NAME          FLAGS    VALUE WORST THRESH FAIL RAW_VALUE
+_BRIEF_HEADER = re.compile(
+    r"^ID#\s+ATTRIBUTE_NAME\s+FLAGS?\s+VALUE\s+WORST\s+THRESH\s+FAIL\s+RAW_VALUE"
+)
+# Sample:   5 Reallocated_Sector_Ct   PO--CK   100   100   005    -    14
+# Sample: 194 Temperature_Celsius     -O----   089   089   000    -    67 (Min/Max 22/73)
+# Sample:  12 Power_Cycle_Count       -OSRCK+  000   048   ---    -    281474959933440
+_BRIEF_ROW = re.compile(
+    r"^\s*(?P<id>\d{1,3})\s+(?P<name>\S+)\s+(?P<flags>[-POSRCK]{6})\+?\s+(?P<value>\d+|---)"
+    r"\s+(?P<worst>\d+|---)\s+(?P<thresh>\d+|---)\s+(?P<fail>-|NOW|Past)\s+(?P<raw>\S.*?)\s*$"
+)
+# Sample: Data Units Read:   21\u202f600\u202f976 [11.0 TB]   (a localized smartctl build)
+_SEPARATOR = re.compile(r"(?<=\d)[\u00a0\u202f\u2019\ufffd](?=\d{3}(?:\D|$))")
+# Sample: Data Units Read:                    99 815 [132 TB]   (digits grouped by plain spaces)
+_SPACE_GROUPS = re.compile(
+    r"^(?P<label>[A-Z][A-Za-z .]*:[ \t]+)(?P<num>\d{1,3}(?: \d{3})+)(?=[ \t]*(?:\[|$))", re.M
+)
+# Sample: SMART Extended Self-test Log Version: 1 (1 sectors)      (-x; -a says the line below)
+_EXTENDED_TESTS = re.compile(r"^SMART Extended Self-test Log Version: .*$", re.M)
+_CLASSIC_TESTS = "SMART Self-test log structure revision number 1"
+# The brief table's flag letters, in order, and the bit each stands for in the FLAG word.
+_FLAG_BITS = (("P", 0x01), ("O", 0x02), ("S", 0x04), ("R", 0x08), ("C", 0x10), ("K", 0x20))
+_FAIL_WORDS = {"-": "-", "NOW": "FAILING_NOW", "Past": "In_the_past"}
+_POWER_WORDS = (
+    ("STANDBY", PowerState.STANDBY),
+    ("SLEEP", PowerState.SLEEP),
+    ("LOW POWER", PowerState.STANDBY),
+    ("ACTIVE OR IDLE", PowerState.ACTIVE),
+    ("IDLE", PowerState.IDLE),
+    ("ACTIVE", PowerState.ACTIVE),
+)
+
+
+def _matches(pattern: re.Pattern[str], lines: Iterable[str]) -> Iterator[re.Match[str]]:
+    for line in lines:
+        match = pattern.search(line.strip())
+        if match:
+            yield match
+
+
+def _first(pattern: re.Pattern[str], lines: Iterable[str]) -> re.Match[str] | None:
+    return next(_matches(pattern, lines), None)
+
+
+def power_word(mode: str) -> PowerState:
+    """A power mode as smartctl names it ("ACTIVE or IDLE", "STANDBY_Y", "IDLE BY TIMER")."""
+    upper = mode.upper()
+    for word, state in _POWER_WORDS:
+        if upper.startswith(word):
+            return state
+    return PowerState.UNKNOWN
+
+
+def power_state(lines: Iterable[str]) -> PowerState:
+    """The power mode the report shows; STANDBY or SLEEP when smartctl stopped at `-n`."""
+    seen = list(lines)
+    stopped = _first(_DEVICE_IS_IN, seen)
+    if stopped is not None:
+        return power_word(stopped["mode"])
+    mode = _first(_POWER_MODE, seen)
+    return power_word(mode["mode"]) if mode is not None else PowerState.UNKNOWN
+
+
+def standby_check_ignored(lines: Iterable[str]) -> bool:
+    """smartctl could not check the power mode and went ahead anyway (it may wake the drive)."""
+    return _first(_IGNORING_N, lines) is not None
+
+
+def overall_assessment(lines: Iterable[str]) -> bool | None:
+    """The drive's own verdict: True PASSED/OK, False FAILED (or any SCSI status but OK)."""
+    seen = list(lines)
+    ata = _first(_OVERALL, seen)
+    if ata is not None:
+        return ata["result"].upper().startswith("PASSED")
+    scsi = _first(_SCSI_STATUS, seen)
+    if scsi is not None:
+        return scsi["result"].upper() == "OK"
+    return None
+
+
+def wwn(lines: Iterable[str]) -> str | None:
+    """The WWN as "0x5000cca22bc1a6e3" (None when absent or redacted)."""
+    seen = list(lines)
+    ata = _first(_ATA_WWN, seen)
+    if ata is not None:
+        return f"0x{ata['naa']}{ata['oui']}{ata['id']}".lower()
+    scsi = _first(_SCSI_WWN, seen)
+    return f"0x{scsi['hex'].lower()}" if scsi is not None else None
+
+
+def non_medium_errors(lines: Iterable[str]) -> int | None:
+    """SCSI "Non-medium error count" (pySMART looks for it in lower case and never finds it)."""
+    match = _first(_NON_MEDIUM, lines)
+    return int(match["count"]) if match is not None else None
+
+
+def version(lines: Iterable[str]) -> str | None:
+    """smartctl's version from its banner line."""
+    match = _first(_BANNER, lines)
+    return match["version"] if match is not None else None
+
+
+def _classic_row(match: re.Match[str]) -> str:
+    flags = match["flags"]
+    word = sum(bit for letter, bit in _FLAG_BITS if letter in flags)
+    kind = "Pre-fail" if "P" in flags else "Old_age"
+    updated = "Always" if "O" in flags else "Offline"
+    return (
+        f"{int(match['id']):3d} {match['name']:<23} 0x{word:04x}   {match['value']:>3}   "
+        f"{match['worst']:>3}   {match['thresh']:>3}    {kind:<8}  {updated:<8} "
+        f"{_FAIL_WORDS[match['fail']]:<11} {match['raw']}"
+    )
+
+
+def classic_attribute_lines(lines: Iterable[str]) -> list[str]:
+    """`lines` with a brief (`smartctl -x`) attribute table rewritten in the `-a` layout.
+
+    Rows keep their id, name, values, threshold, failure state and raw value; the flag letters
+    become the FLAG word and the TYPE and UPDATED columns they stand for. A report without a
+    brief table comes back unchanged.
+    """
+    out: list[str] = []
+    in_table = False
+    for line in lines:
+        if _BRIEF_HEADER.match(line):
+            in_table = True
+            out.append(
+                "ID# ATTRIBUTE_NAME          FLAG     VALUE WORST THRESH TYPE      UPDATED  "
+                "WHEN_FAILED RAW_VALUE"
+            )
+            continue
+        row = _BRIEF_ROW.match(line) if in_table else None
+        if row is not None:
+            out.append(_classic_row(row))
+            continue
+        if in_table and "|" in line:
+            continue  # the flag legend under the table
+        if in_table and line.strip():
+            continue  # a row not in the layout: named by `unread_attribute_rows`
+        in_table = in_table and bool(line.strip())
+        out.append(line)
+    return out
+
+
+def unread_attribute_rows(lines: Iterable[str]) -> list[str]:
+    """The rows of a brief attribute table that are not in its layout (left out by
+    `classic_attribute_lines`, so one odd row never costs the rest of the report)."""
+    unread: list[str] = []
+    in_table = False
+    for line in lines:
+        if _BRIEF_HEADER.match(line):
+            in_table = True
+            continue
+        if not in_table:
+            continue
+        if not line.strip():
+            in_table = False
+        elif "|" not in line and not _BRIEF_ROW.match(line):
+            unread.append(line)
+    return unread
+
+
+def normalized_lines(text: str) -> list[str]:
+    """A report's lines as pySMART can read them: localized digit separators made commas
+    ("21\u202f600\u202f976" -> "21,600,976"), the `-x` self-test log heading in its `-a`
+    wording, a brief attribute table in the classic layout, and a blank line at the end
+    (pySMART's table parser needs one to stop)."""
+    plain = _EXTENDED_TESTS.sub(_CLASSIC_TESTS, _SEPARATOR.sub(",", text))
+    plain = _SPACE_GROUPS.sub(lambda m: m["label"] + m["num"].replace(" ", ","), plain)
+    return [*classic_attribute_lines(plain.splitlines()), ""]
+
+
+def interface_of(lines: Iterable[str], source: str) -> str:
+    """The smartctl interface a saved text report came from: "nvme", "scsi" or "sat".
+
+    Raises:
+        ParseError: the text is not a smartctl report at all.
+    """
+    seen = list(lines)
+    if not any(_SECTION.match(line) for line in seen):
+        raise ParseError(
+            source, "not a smartctl report (no information, SMART data or power mode section)"
+        )
+    text = "\n".join(seen)
+    if "NVMe Log" in text or "NVM Capacity" in text or "PCI Vendor" in text:
+        return "nvme"
+    if "Transport protocol:" in text or "SMART Health Status:" in text:
+        return "scsi"
+    return "sat"

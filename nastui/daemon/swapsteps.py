@@ -1,0 +1,150 @@
+"""The swap's user actions, for the CLI and the interface alike: start, refresh (follow),
+replace after the serial is confirmed, abort. Each returns an `Outcome`: what was run, one
+line on what went wrong (if anything) and how bad it is, so each front end words it its way.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from nastui.core.swapnames import Stage
+from nastui.core.swapstate import Swap, SwapPhase
+from nastui.daemon.swapflow import Box, execute, follow, locate, new_swap, replace_ops
+
+
+class Trouble(StrEnum):
+    """Why an action did not happen."""
+
+    USAGE = "usage"  # out of order, nothing to act on, a wrong serial
+    REFUSED = "refused"  # it would lose data, or a wrong drive is out
+    FAILED = "failed"  # a command failed
+
+
+@dataclass
+class Outcome:
+    """What an action did.
+
+    Attributes:
+        swap: the swap after it (None when there is none).
+        ran: "command: result" lines, in order.
+        error: one line on what went wrong, or None.
+        trouble: how bad, with `error`.
+        notes: more lines to show (the rebuild continues after an abort...).
+    """
+
+    swap: Swap | None
+    ran: list[str] = field(default_factory=list)
+    error: str | None = None
+    trouble: Trouble | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+async def start(box: Box, target: str, in_place: bool | None = None) -> Outcome:
+    """Plan `target`, run the preparing writes, light the LED (pull first); keep the swap."""
+    current = box.store.load()
+    if current is not None and current.active:
+        return Outcome(
+            current,
+            error=f"a swap is in progress ({current.old.label}, {current.phase.value}): "
+            "follow it, or abort it first",
+            trouble=Trouble.USAGE,
+        )
+    plan = box.plan(target, in_place=in_place)
+    if plan.drive is None or plan.refusal:
+        trouble = Trouble.USAGE if plan.drive is None else Trouble.REFUSED
+        return Outcome(None, error=f"refused: {plan.refusal}", trouble=trouble)
+    swap = new_swap(box, plan)
+    out = Outcome(swap)
+    ran = await execute(box, swap, tuple(o for o in swap.ops if o.stage is Stage.PREPARE))
+    for step in ran:
+        line = f"{' '.join(step.argv)}: {step.line}"
+        out.ran.append(line)
+        swap = swap.note(box.now, line)
+    if ran and not ran[-1].ok:
+        box.store.save(swap)
+        out.swap, out.error, out.trouble = (
+            swap,
+            "preparing failed: fix it, then abort and start again",
+            Trouble.FAILED,
+        )
+        return out
+    if not swap.in_place:
+        swap = swap.note(box.now, await locate(box, swap, True))
+    swap = await follow(box, swap.to(SwapPhase.PREPARED, box.now, "prepared"))
+    box.store.save(swap)
+    out.swap = swap
+    return out
+
+
+async def refresh(box: Box) -> Swap | None:
+    """The swap in progress followed on the box's snapshot and kept (logged when done)."""
+    swap = box.store.load()
+    if swap is None:
+        return None
+    swap = await follow(box, swap)
+    box.store.save(swap)
+    if swap.phase is SwapPhase.DONE:
+        box.store.finish(swap)
+    return swap
+
+
+def not_ready(swap: Swap, serial: str) -> tuple[str, Trouble] | None:
+    """Why the replace cannot run with this confirmation, or None."""
+    if swap.wrong_pulls:
+        why = f"a wrong drive is out ({', '.join(swap.wrong_pulls)}): put it back first"
+        return why, Trouble.REFUSED
+    if swap.phase is not SwapPhase.INSERTED or swap.new is None:
+        return f"the swap is {swap.phase.value}: no new drive to replace onto yet", Trouble.USAGE
+    if serial != swap.new.serial:
+        return f"{serial} is not the new drive's serial ({swap.new.label})", Trouble.USAGE
+    if swap.blocked:
+        found = "; ".join(f.removeprefix("!") for f in swap.findings if f.startswith("!"))
+        return f"the new drive cannot be used: {found}", Trouble.USAGE
+    return None
+
+
+async def replace(box: Box, serial: str) -> Outcome:
+    """Run the replace onto the checked new drive whose serial the operator typed."""
+    swap = box.store.load()
+    if swap is None:
+        return Outcome(None, error="no swap in progress", trouble=Trouble.USAGE)
+    swap = await follow(box, swap)
+    box.store.save(swap)
+    why = not_ready(swap, serial)
+    if why is not None:
+        return Outcome(swap, error=why[0], trouble=why[1])
+    assert swap.new is not None
+    out = Outcome(swap)
+    ran = await execute(box, swap, replace_ops(swap, box.snapshot), swap.new.key)
+    for step in ran:
+        line = f"{' '.join(step.argv)}: {step.line}"
+        out.ran.append(line)
+        swap = swap.note(box.now, line)
+    if not ran or not ran[-1].ok:
+        box.store.save(swap)
+        out.swap, out.error, out.trouble = swap, "the replace did not start", Trouble.FAILED
+        return out
+    swap = dataclasses.replace(swap, replaced_at=box.now)
+    swap = swap.to(SwapPhase.REPLACING, box.now, "replace started")
+    box.store.save(swap)
+    out.swap = swap
+    return out
+
+
+async def abort(box: Box) -> Outcome:
+    """Stop following the swap: LED off, logged as aborted; the pool is left as it is."""
+    swap = box.store.load()
+    if swap is None or not swap.active:
+        return Outcome(None, notes=["no swap in progress"])
+    note = await locate(box, swap, False)
+    running = swap.phase in (SwapPhase.REPLACING, SwapPhase.REBUILDING)
+    swap = swap.to(SwapPhase.ABORTED, box.now, "aborted; " + note)
+    box.store.finish(swap)
+    notes = [f"swap aborted: {note}"]
+    if running:
+        notes.append(
+            "the rebuild goes on in the pool (the pools screen and `nastui pools` show it)"
+        )
+    return Outcome(swap, notes=notes)

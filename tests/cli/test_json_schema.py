@@ -1,0 +1,49 @@
+"""Every `--json` output: one object starting with "schema", each top-level key in docs/json.md."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from nastui.cli.command import JSON_SCHEMA
+from tests.cli.test_export_cli import nastui
+from tests.conftest import FIXTURES, REPO
+
+DOC = (REPO / "docs" / "json.md").read_text(encoding="utf-8")
+SMART = FIXTURES / "smartctl/smartctl_exporter/SEAGATE_ST373453LC_26.json"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["status"],
+        ["bays"],
+        ["drives"],
+        ["pools"],
+        ["alert", "list"],
+        ["smart", "explain", str(SMART)],
+    ],
+    ids=lambda argv: " ".join(argv[:2]).replace(str(SMART), "FILE"),
+)
+def test_one_shape_documented(argv: list[str], tmp_path: Path) -> None:
+    env = {"NASTUI_STATE_DIR": str(tmp_path), "NASTUI_BENCH_DIR": str(tmp_path / "runs")}
+    done = nastui("--scenario", "failing-drive", *argv, "--json", env=env)
+    assert done.returncode in (0, 1, 2, 3), done.stderr
+    data = json.loads(done.stdout)
+    assert isinstance(data, dict)
+    assert next(iter(data)) == "schema" and data["schema"] == JSON_SCHEMA == 1
+    missing = [key for key in data if f"`{key}" not in DOC]
+    assert not missing, f"not in docs/json.md: {missing}"
+    for key, value in data.items():
+        if isinstance(value, list) and value and isinstance(value[0], dict):
+            undocumented = [k for k in value[0] if f"`{k}`" not in DOC and f"`{k}[]`" not in DOC]
+            assert not undocumented, f"{key}[]: not in docs/json.md: {undocumented}"
+
+
+def test_bench_list(tmp_path: Path) -> None:
+    done = nastui("bench", "list", "--runs", str(tmp_path), "--json")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert list(data)[:1] == ["schema"] and {"profiles", "runs"} <= set(data)

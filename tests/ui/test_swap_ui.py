@@ -1,0 +1,144 @@
+"""The swap screen on the simulator, keyboard only at 80x24: opened with `w` from a bay and
+from drive detail, the plan shown, the swap started after a y/n question, a wrong pull shown
+as CRITICAL, the new drive's serial typed to replace, the rebuild followed with the bay marked
+"R"."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from nastui.core.statefiles import state_dir
+from nastui.session import Source, open_session
+from nastui.sim.swapsim import HANDS_FILE, Hand, Hands, encode_hands, new_serial
+from nastui.ui.app import NastuiApp, make_app
+from nastui.ui.cells import rebuilding_drives
+from nastui.ui.screens.swap import SwapScreen
+from nastui.ui.widgets.baygrid import BayGrid
+from nastui.ui.widgets.textpanel import TextPanel
+
+SIZE = (80, 24)
+
+
+@pytest.fixture(autouse=True)
+def state(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("NASTUI_STATE_DIR", str(tmp_path))
+    return tmp_path
+
+
+def app_on(scenario: str = "failing-drive") -> NastuiApp:
+    session = open_session(Source(demo=True, scenario=scenario), dict(os.environ))
+    return make_app(session, live=False)
+
+
+def hands(*done: Hand) -> None:
+    """What the operator did, kept where the demo reads it (as `nastui --demo swap sim` does)."""
+    directory = state_dir(dict(os.environ), 0)  # NASTUI_STATE_DIR: the demo state directory
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / HANDS_FILE).write_text(encode_hands(Hands(done)))
+
+
+def swap_text(app: NastuiApp) -> str:
+    return app.screen.query_one("#swap-text", TextPanel).plain
+
+
+async def test_w_on_a_bay_shows_the_plan_and_start_asks_first() -> None:
+    app = app_on()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        app.screen.query_one("#grid", BayGrid).select(10)
+        await pilot.press("w")
+        await pilot.pause()
+        assert isinstance(app.screen, SwapScreen)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "raidz3 of 24; can lose 2 more once it is out" in swap_text(app)
+        await pilot.press("s")
+        await pilot.pause()
+        await pilot.press("y")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "swap prepared" in swap_text(app)
+
+
+async def test_drive_detail_w_then_a_whole_swap_with_a_wrong_pull() -> None:
+    app = app_on()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        app.screen.query_one("#grid", BayGrid).select(10)
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("w")
+        await pilot.pause()
+        assert isinstance(app.screen, SwapScreen)
+        await pilot.press("s", "y")
+        await app.workers.wait_for_complete()
+        now = app.session.clock.now()
+        hands(Hand("pull", now, 11))
+        app.poll_now()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        assert "CRITICAL: WRONG DRIVE PULLED: bay 11" in swap_text(app)
+        hands(Hand("pull", now, 10), Hand("insert", now, 10))
+        app.poll_now()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        serial = new_serial(10, "new", 0)
+        assert f"new drive: bay 10 HGST HUS724040ALA640 {serial}" in swap_text(app)
+        await pilot.press("r")
+        await pilot.press(*serial, "enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        app.poll_now()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        assert "swap rebuilding" in swap_text(app)
+        snapshot = app.snapshot
+        assert snapshot is not None
+        assert rebuilding_drives(snapshot) == {serial}
+
+
+def test_swap_plan_snapshot(snap_compare: Callable[..., bool]) -> None:
+    """The swap screen for bay 10 of the failing-drive demo at 80x24: title "swap", the drive
+    (sdp HGST HUS724040ALA640), pool storage raidz3-0 with 2 more it can lose, no free bay so
+    pull first, the rebuild estimate (about 7h10m), what the new drive must be (3.6 TiB,
+    512/4096 B sectors, not SMR), the zpool offline and zpool replace commands by by-id name
+    folded to the width, and the key bar "s start  r replace  a abort  Esc back"."""
+
+    async def open_swap(pilot: object) -> None:
+        from textual.pilot import Pilot
+
+        assert isinstance(pilot, Pilot)
+        await pilot.pause()
+        await pilot.press("down", "down", "right", "right", "w")
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+    assert snap_compare(app_on(), run_before=open_swap, terminal_size=SIZE)
+
+
+async def test_the_interface_picks_up_a_swap_on_start(state: Path) -> None:
+    """A swap started from the command line shows when the interface starts, and a wrong
+    pull is a CRITICAL notification whatever screen is up."""
+    from nastui.cli.args import parse_args
+    from nastui.cli.main import run_headless
+
+    args = parse_args(["--scenario", "failing-drive", "swap", "start", "10"])
+    await asyncio.to_thread(run_headless, args, io.StringIO())
+    hands(Hand("offline", 0.0), Hand("pull", 0.0, 11))
+    app = app_on()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        shown = [n.message for n in app._notifications]
+        assert any("CRITICAL WRONG DRIVE PULLED: bay 11" in m for m in shown)
+        assert any(m.startswith("swap in progress: bay 10") for m in shown)
