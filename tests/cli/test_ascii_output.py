@@ -96,9 +96,12 @@ def test_bench_runs_shown_and_compared_in_ascii(tmp_path: Path) -> None:
 
 
 def test_ascii_flag_in_a_utf8_terminal(tmp_path: Path) -> None:
-    """--ascii holds on every path, also for text nastui did not draw (an alert's degrees)."""
-    result = run(["--scenario", "hot-bay", "--ascii", "alert", "list"], tmp_path, "xterm")
-    assert b"45 C" in result.stdout
-    assert_ascii(result, "alert list --ascii")
-    unicode = run(["--scenario", "hot-bay", "alert", "list"], tmp_path, "xterm")
-    assert "45 °C".encode() in unicode.stdout  # without it, a UTF-8 terminal keeps the sign
+    """--ascii holds on every path, also for text a command did not draw with the glyph set
+    (config check's limits in degrees)."""
+    argv = ["--demo", "config", "check", "config.example.toml"]
+    result = run(["--ascii", *argv], tmp_path, "xterm")
+    assert result.returncode == 0, result.stderr.decode(errors="replace")
+    assert b" C, SSD " in result.stdout
+    assert_ascii(result, "config check --ascii")
+    unicode = run(argv, tmp_path, "xterm")
+    assert " °C, SSD ".encode() in unicode.stdout  # without it, a UTF-8 terminal keeps the sign

@@ -27,7 +27,7 @@ pytestmark = pytest.mark.integration
 WALK_LINES = (
     "d b v p f n o Escape t Escape e Escape H ?",
     "d 1 v v v v v v L L / P K Enter Escape D Down Enter ] [ Escape Escape",
-    "b 2 j l Enter a Escape",
+    "b 2 j l Enter a Escape w Escape",
     "p 3 Tab Tab s n z n x n",
     "f 4 > < Up Right a x ] [ M m z u U",
     "n 5 o Down Right Escape t Escape e Escape r s c Escape",

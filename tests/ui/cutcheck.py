@@ -106,6 +106,7 @@ def known_values(snapshot: HostSnapshot) -> tuple[set[str], set[str]]:
         stack = [pool.root]
         while stack:
             vdev = stack.pop()
-            strings.add(vdev.name)
+            if vdev.drive:  # a member's name (by-id); "raidz3-0" reads like the word "raidz3"
+                strings.add(vdev.name)
             stack.extend(vdev.children)
     return strings, numbers

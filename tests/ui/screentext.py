@@ -21,6 +21,7 @@ STEPS: tuple[tuple[tuple[str, ...], str], ...] = (
     *(((("v",), f"bays view {i + 2}")) for i in range(5)),
     (("v", "slash", "P", "K", "enter"), "bays filtered"),
     (("escape", "D"), "drive list"),
+    (("escape", "w"), "swap"),
     (("escape", "p"), "pools"),
     (("tab",), "pools, next pool"),
     (("f",), "fans"),
