@@ -5,10 +5,8 @@ no value is cut without a mark, no number is cut; Ctrl+C quits and gives the ter
 from __future__ import annotations
 
 import asyncio
-import subprocess
 import sys
 import time
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,7 +14,7 @@ import pytest
 
 from nastui.session import Source, open_session
 from nastui.sim import SCENARIOS
-from tests.conftest import REPO, require_tool
+from tests.integration.test_terminal import Tmux
 from tests.ui.cutcheck import find_cuts, known_values
 
 pytestmark = pytest.mark.integration
@@ -36,34 +34,13 @@ WALK_LINES = (
 WALK = [key for line in WALK_LINES for key in line.split(" ")]
 
 
-class Console:
-    """nastui in tmux at 80x24 under TERM=vt100 and NO_COLOR, driven by keys."""
+class Console(Tmux):
+    """nastui in tmux at 80x24 under TERM=vt100 and NO_COLOR, driven by keys one at a time."""
 
     def __init__(self, scenario: str, state: Path) -> None:
-        self.binary = require_tool("tmux", "tmux")
-        self.socket = f"nastui-walk-{uuid.uuid4().hex[:8]}"
-        env = (
-            f"env TERM=vt100 NO_COLOR=1 LANG=C.UTF-8 NASTUI_CONFIG=/nonexistent "
-            f"NASTUI_STATE_DIR={state} NASTUI_BENCH_DIR={state}/bench"
-        )
-        command = (
-            f"{env} {sys.executable} -m nastui --scenario {scenario}; echo EXITED $?; sleep 30"
-        )
-        self._run("new-session", "-d", "-x", "80", "-y", "24", command)
-        self._run("set-option", "-s", "escape-time", "0")
-
-    def _run(self, *args: str) -> str:
-        return subprocess.run(
-            [self.binary, "-L", self.socket, *args],
-            capture_output=True,
-            text=True,
-            check=False,
-            cwd=REPO,
-            timeout=20,
-        ).stdout
-
-    def capture(self) -> str:
-        return self._run("capture-pane", "-p")
+        env = f"NO_COLOR=1 NASTUI_STATE_DIR={state} NASTUI_BENCH_DIR={state}/bench"
+        nastui = f"{sys.executable} -m nastui --scenario {scenario}"
+        super().__init__(f"{env} {nastui}; echo EXITED $?", "vt100")
 
     def alternate_screen(self) -> bool:
         return self._run("display-message", "-p", "#{alternate_on}").strip() == "1"
@@ -80,22 +57,9 @@ class Console:
             screen = again
         return screen
 
-    def wait_for(self, needle: str, timeout: float = 20.0) -> str:
-        deadline = time.monotonic() + timeout
-        screen = ""
-        while time.monotonic() < deadline:
-            screen = self.capture()
-            if needle in screen:
-                return screen
-            time.sleep(0.2)
-        pytest.fail(f"{needle!r} never appeared on screen:\n{screen}")
-
     def key(self, key: str) -> str:
         self._run("send-keys", key)
         return self.settled()
-
-    def close(self) -> None:
-        self._run("kill-server")
 
 
 @pytest.fixture
