@@ -22,34 +22,14 @@ from nastui.bench.chart import chart_glyphs, chart_lines, latency, latency_chart
 from nastui.bench.compare import Metric, describe, table
 from nastui.bench.profiles import DEFAULT_FILE
 from nastui.bench.runner import Event, RunNote, SampleReady, StepFinished, StepStarted
+from nastui.cli.asciiout import AsciiStream
 from nastui.core.units import size
 from nastui.model import BenchRun, BenchSample, StepResult, TargetKind
 
 
-class _AsciiFile:
-    """A text stream that tells rich to stay in ASCII (rich asks the file's encoding)."""
-
-    encoding = "ascii"
-
-    def __init__(self, out: TextIO) -> None:
-        self._out = out
-
-    def write(self, text: str) -> int:
-        return self._out.write(text.encode("ascii", "replace").decode("ascii"))
-
-    def flush(self) -> None:
-        self._out.flush()
-
-    def isatty(self) -> bool:
-        return self._out.isatty()
-
-    def fileno(self) -> int:
-        return self._out.fileno()
-
-
 def console_for(out: TextIO, *, ascii_only: bool, color: bool) -> Console:
     """A rich console on `out`: colours as asked, ASCII bars and boxes when asked."""
-    file: Any = _AsciiFile(out) if ascii_only else out
+    file: Any = AsciiStream(out) if ascii_only else out
     return Console(file=file, no_color=not color, highlight=False, soft_wrap=True)
 
 

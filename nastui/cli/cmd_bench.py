@@ -37,7 +37,7 @@ from nastui.cli.benchview import (
     steps_table,
 )
 from nastui.cli.cmd_smart import find_drive
-from nastui.cli.command import poll_once, use_color, write_json
+from nastui.cli.command import glyphs_of, poll_once, use_color, write_json
 from nastui.collectors.fio_host import LocalBenchHost
 from nastui.collectors.fio_target import TargetError, inspect_target
 from nastui.model import BenchRun, BenchSettings, BenchTarget, RunState, TargetKind
@@ -236,9 +236,9 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
     except (ValueError, TargetError) as exc:
         return _fail(str(exc), exits.EX_USAGE)
     confirm = _confirm(args, settings, target)
-    console = console_for(out, ascii_only=args.ascii, color=use_color(args, out))
+    console = console_for(out, ascii_only=_ascii(args), color=use_color(args, out))
     # With --json, stdout carries the JSON document only: the step lines go to stderr.
-    shown = console_for(sys.stderr, ascii_only=args.ascii, color=False) if args.json else console
+    shown = console_for(sys.stderr, ascii_only=_ascii(args), color=False) if args.json else console
     live = LiveProgress(shown, quiet=args.quiet or args.json or not out.isatty())
     runner = BenchRunner(
         host,
@@ -258,10 +258,14 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
     if args.json:
         write_json(store.to_dict(result), out)
     else:
-        _report(result, console, ascii_only=args.ascii)
+        _report(result, console, ascii_only=_ascii(args))
     if result.state is RunState.FAILED and "not found" in result.message:
         print(f"nastui: {result.message}", file=sys.stderr)
     return EXIT.get(result.state, exits.EX_SOFTWARE)
+
+
+def _ascii(args: argparse.Namespace) -> bool:
+    return glyphs_of(args).ascii
 
 
 def _report(result: BenchRun, console: Console, *, ascii_only: bool) -> None:
@@ -288,10 +292,10 @@ def _show(args: argparse.Namespace, out: TextIO) -> int:
     if args.csv:
         out.write(store.csv_text(saved))
         return exits.OK
-    console = console_for(out, ascii_only=args.ascii, color=use_color(args, out))
-    _report(saved, console, ascii_only=args.ascii)
+    console = console_for(out, ascii_only=_ascii(args), color=use_color(args, out))
+    _report(saved, console, ascii_only=_ascii(args))
     if saved.samples:
-        for line in chart_text(saved, METRICS[args.metric], console.width, ascii_only=args.ascii):
+        for line in chart_text(saved, METRICS[args.metric], console.width, ascii_only=_ascii(args)):
             console.print(line, markup=False, highlight=False)
     return _svg(args, [saved])
 
@@ -333,9 +337,9 @@ def _compare(args: argparse.Namespace, out: TextIO) -> int:
         rows = table(runs, metric, numbers)
         write_json({"runs": [describe(r) for r in runs], "numbers": numbers, "table": rows}, out)
         return exits.OK
-    console = console_for(out, ascii_only=args.ascii, color=use_color(args, out))
+    console = console_for(out, ascii_only=_ascii(args), color=use_color(args, out))
     for number, saved in zip(numbers, runs, strict=True):
         console.print(f"#{number} {describe(saved)}", markup=False)
-    console.print(compare_table(runs, metric, ascii_only=args.ascii, numbers=numbers))
+    console.print(compare_table(runs, metric, ascii_only=_ascii(args), numbers=numbers))
     console.print("(first run is the baseline; ! marks a change for the worse)", style="dim")
     return _svg(args, runs)

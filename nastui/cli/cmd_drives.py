@@ -72,15 +72,37 @@ def render_drives(snapshot: HostSnapshot, limits: Thresholds, glyphs: Glyphs) ->
     head = f"{snapshot.host}: {len(snapshot.drives)} drives"
     if woken is not None:
         head += f", {woken} standby wake-ups caused by nastui"
+    missing = missing_slots(snapshot)
+    if missing:
+        head += f"; {len(missing)} missing"
     rows = [_row(snapshot, d, limits, glyphs) for d in snapshot.drives]
-    widths = [max(len(c), *(len(r[i]) for r in rows)) for i, c in enumerate(COLUMNS)]
+    gone = [_missing_row(slot) for slot in missing]
+    widths = [max(len(c), *(len(r[i]) for r in rows + gone)) for i, c in enumerate(COLUMNS)]
     lines = [head, _join(COLUMNS, widths)]
     for drive, row in zip(snapshot.drives, rows, strict=True):
         lines.append(_join(row, widths))
         lines += reason_lines(drive, " " * (widths[0] + 2))
+    for row in gone:
+        lines.append(_join(row, widths))
+        lines.append(
+            f"{' ' * (widths[0] + 2)}! configured drive not found: pulled, dead, or not"
+            " detected by the controller"
+        )
     host_errors = [e for e in snapshot.errors if e.source.startswith("smart")]
     lines += [f"{e.source}: {e.message}" for e in host_errors]
     return "\n".join(lines).replace("°", glyphs.degree) + "\n"
+
+
+def missing_slots(snapshot: HostSnapshot) -> list[BaySlot]:
+    """The bays the configuration expects a drive in that have none (`status` calls them
+    CRITICAL): listed too, so every drive nastui knows of is on the list."""
+    return [s for s in snapshot.slots if s.expected and s.drive is None]
+
+
+def _missing_row(slot: BaySlot) -> list[str]:
+    wanted = slot.wanted or "?"
+    serial = wanted.removeprefix("serial ")
+    return [str(slot.bay), "-", "-", serial, "missing", "-", bay_state(slot, None).label]
 
 
 def _join(cells: tuple[str, ...] | list[str], widths: list[int]) -> str:
@@ -144,6 +166,9 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
                 "drives": [
                     {**drive_data(snapshot, d, limits), "swaps": _swaps(records, snapshot, d)}
                     for d in snapshot.drives
+                ],
+                "missing": [
+                    {"bay": slot.bay, "wanted": slot.wanted} for slot in missing_slots(snapshot)
                 ],
                 "errors": [{"source": e.source, "message": e.message} for e in snapshot.errors],
             },

@@ -3,18 +3,28 @@
 Every command opens its source through `nastui.session` (see `nastui.cli.command.open_for`),
 so `--demo`, `--scenario`, `--root` and `--config` mean the same everywhere. Failures are one
 line on stderr naming the thing and the fix, with an exit code from `nastui.exits`; never a
-traceback.
+traceback. Under `--ascii` or on a console that needs it, stdout and stderr carry only ASCII.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
-from typing import TextIO
+from typing import TextIO, cast
 
+from nastui.cli.asciiout import AsciiStream, ascii_wanted
 from nastui.cli.registry import command
 
 
-def run_headless(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+def run_headless(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Run the subcommand named in `args`; returns the exit code."""
-    return command(args.command).run(args, out)
+    stream = sys.stdout if out is None else out
+    if not ascii_wanted(args) or isinstance(stream, AsciiStream):
+        return command(args.command).run(args, stream)
+    ascii_out = cast("TextIO", AsciiStream(stream))
+    with contextlib.redirect_stderr(cast("TextIO", AsciiStream(sys.stderr))):
+        if out is None:
+            with contextlib.redirect_stdout(ascii_out):
+                return command(args.command).run(args, ascii_out)
+        return command(args.command).run(args, ascii_out)

@@ -27,6 +27,7 @@ from nastui.daemon.swapstatus import status_view
 from nastui.history.db import History
 from nastui.model import FleetHost, HostSnapshot, LedState, Thresholds
 from nastui.session import Session, attach_history
+from nastui.ui.asciiwire import ascii_driver
 from nastui.ui.screens.bays import BaysScreen
 from nastui.ui.screens.bench import BenchScreen
 from nastui.ui.screens.bench_source import BenchSource
@@ -94,6 +95,9 @@ class NastuiApp(App[int]):
         Binding("H,6", "switch_mode('fleet')", "fleet"),
         Binding("question_mark,f1", "switch_mode('help')", "help"),
         Binding("q", "quit", "quit"),
+        # Textual's own Ctrl+C only says "press ctrl+q": on a serial line Ctrl+Q is XON, and
+        # many consoles never pass it on. Ctrl+C quits, and the terminal is restored.
+        Binding("ctrl+c", "quit", "quit", show=False, priority=True, system=True),
     ]
     ENABLE_COMMAND_PALETTE = False
 
@@ -132,6 +136,8 @@ class NastuiApp(App[int]):
         self.bench_source = bench_source
         self.ascii_only = ascii_only
         self.glyphs: Glyphs = glyphs_for(ascii_only)
+        if ascii_only:
+            self.driver_class = ascii_driver(self.driver_class)
         self._live = live
         self._interval = poll_interval or session.config.poll.io_s
         self._wake = asyncio.Event()

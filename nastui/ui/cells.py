@@ -77,19 +77,34 @@ class Cell:
         """The cell's text for a `width` x `height` cell.
 
         One line: mark and value ("+sdr"). Two lines: mark, bay number and value on top with the
-        second value below ("+ 3 sdq" / "  37°"), or the value on its own line when too long
+        second value below ("+ 3 sdq" / "  37"), or the value on its own line when too long
         ("+ 3" / " PK2331PB95FOVP"). A locate LED adds "*" after the bay number, a rebuild "R".
+        A value still too long keeps its tail, the part that tells drives apart, behind a `~`
+        ("~PB95FOVP").
         """
         led = ("*" if self.locate else "") + ("R" if self.rebuilding else "")
         if height == 1:
             value = self.value
             if len(value) + 1 + len(led) > width and value.startswith("sd"):
                 value = value[2:]  # "sdcm" -> "cm": the distinctive part in a narrow cell
-            return (f"{self.state.mark}{led}{value}",)
+            head = f"{self.state.mark}{led}"
+            return (head + cut_tail(value, width - len(head)),)
         head = f"{self.state.mark}{self.bay:>2}{led}"
         if len(head) + 1 + len(self.value) <= width:
-            return (f"{head} {self.value}", f"  {self.second}")
-        return (head, f" {self.value}")
+            return (f"{head} {self.value}", "  " + cut_tail(self.second, width - 2))
+        return (head, " " + cut_tail(self.value, width - 1))
+
+
+CUT = "~"
+
+
+def cut_tail(value: str, width: int) -> str:
+    """`value` in `width` characters: whole, or its tail behind `~` ("~PB95FOVP")."""
+    if len(value) <= width:
+        return value
+    if width <= 1:
+        return CUT[:width]
+    return CUT + value[len(value) - width + 1 :]
 
 
 def temp_band(drive: Drive, limits: Thresholds) -> str:
@@ -170,9 +185,11 @@ def rebuilding_drives(snapshot: HostSnapshot) -> frozenset[str]:
 
 
 def selected_summary(
-    snapshot: HostSnapshot, slot: BaySlot, limits: Thresholds, *, degree: str = ""
+    snapshot: HostSnapshot, slot: BaySlot, limits: Thresholds, *, degree: str = "", width: int = 0
 ) -> str:
-    """One line about a bay for the status line: number, drive, temperature, health, pool."""
+    """One line about a bay for the status line: number, drive, temperature, health, pool,
+    model, size, serial. Within `width` (0: no limit) the power state, then the size, then the
+    model are left out before anything is cut; the serial is kept whole."""
     drive = snapshot.drive(slot.drive) if slot.drive else None
     if drive is None:
         missing = f", expected {slot.wanted}" if slot.expected and slot.wanted else ""
@@ -180,10 +197,18 @@ def selected_summary(
     ident = drive.identity
     temp = temp_label(drive, snapshot.taken_at, limits, degree=degree + "C")
     found = snapshot.pool_of(drive.key)
-    where = f" {found[0].name}/{found[1]}" if found else ""
     led = " LOCATE" if slot.led in (LedState.LOCATE, LedState.BLINK) else ""
-    size = units.size(ident.capacity_bytes) if ident.capacity_bytes else ""
-    return (
-        f"bay {slot.bay}: {drive.dev} {temp} {drive.verdict.health.name}{led} "
-        f"{drive.power.value}{where} {ident.model or '?'} {size} {ident.serial or ''}"
-    ).replace("  ", " ")
+    parts = {
+        "head": f"bay {slot.bay}: {drive.dev} {temp} {drive.verdict.health.name}{led}",
+        "power": drive.power.value,
+        "pool": f"{found[0].name}/{found[1]}" if found else "",
+        "model": ident.model or "?",
+        "size": units.size(ident.capacity_bytes) if ident.capacity_bytes else "",
+        "serial": ident.serial or "",
+    }
+    for optional in ("", "power", "size", "model", "pool"):
+        parts.pop(optional, None)
+        line = " ".join(p for p in parts.values() if p)
+        if not width or len(line) <= width:
+            return line
+    return line[: max(0, width - 1)] + CUT

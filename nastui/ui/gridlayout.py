@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from nastui.model import Chassis, Side
 
-MAX_CELL = 12
+MAX_CELL = 20  # room for a whole serial or pool/vdev when the screen has it
 MIN_CELL = 3
 TALL_MIN_WIDTH = 5  # two-line cells need room for "+ 12" on the first line
 

@@ -121,6 +121,9 @@ def test_serial_console_session(console: Tmux) -> None:
     assert screen.isascii()
 
     console.keys("?")
+    screen = console.wait_for("Screens")
+    assert screen.isascii()
+    console.keys("End")  # the key map is longer than 24 lines: the marks are at its end
     screen = console.wait_for("Bay marks")
     assert screen.isascii()
 

@@ -100,8 +100,12 @@ async def test_hysteresis_min_duty_zones_and_undo(tmp_path: Path) -> None:
         await pilot.pause()
         assert "hyst 2.5  min 30%" in editor(app).plain
         assert "drives     40 °C ->  50%" in panel(app, "preview")
-        await pilot.press("u")
+        await pilot.press("u")  # one step: the last M
+        assert "hyst 2.5  min 25%" in editor(app).plain
+        await pilot.press("U")  # every unsaved edit
         assert "hyst 2  min 20%" in editor(app).plain
+        await pilot.press("u")  # U itself is one step back
+        assert "hyst 2.5  min 25%" in editor(app).plain
         await pilot.press("z")
         await pilot.pause()
         zone = editor(app).zone

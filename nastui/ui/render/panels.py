@@ -10,39 +10,52 @@ from rich.text import Text
 
 from nastui.core import summary
 from nastui.core.assess import drive_place, overall
+from nastui.core.glyphs import ASCII as ASCII_MARKS
 from nastui.core.glyphs import Glyphs
 from nastui.model import Health, HostSnapshot, Thresholds
 from nastui.ui.render.style import DIM, HEALTH_STYLE, LABEL, degrees, fit
 
 
-def title_text(snapshot: HostSnapshot | None, screen: str, width: int) -> Text:
-    """The top line: product, host, chassis, demo tag, then screen, overall state and clock.
+def title_text(snapshot: HostSnapshot | None, screen: str, width: int, *, note: str = "") -> Text:
+    """The top line: product, host, chassis, demo tag, `note` (an active filter), then screen,
+    overall state and clock.
 
-    When the line is too long for `width`, the demo tag goes first, then the chassis name: the
-    host, the state and the clock always stay.
+    The demo tag always shows (a simulated box must never pass for a real one), and so do the
+    host, the note, the state and the clock; when the line is too long for `width`, the chassis
+    name goes first, then the product name; a long host or note is cut with a mark.
     """
     text = Text()
-    text.append(" nastui ", style="bold")
     if snapshot is None:
+        text.append(" nastui ", style="bold")
         text.append("  collecting...")
         return text
     state = overall(snapshot)
     right = Text(f" {screen}  ")
     right.append(f" {state.name} ", style=HEALTH_STYLE[state])
     right.append(time.strftime("  %H:%M ", time.localtime(snapshot.taken_at)))
-    optional = [snapshot.chassis.name if snapshot.chassis else "no chassis configured"]
-    if snapshot.source.startswith("sim:"):
-        optional.append(f"[demo {snapshot.source[4:]}]")
-    text.append(f" {snapshot.host}", style=LABEL)
-    while optional and text.cell_len + right.cell_len + sum(len(o) + 2 for o in optional) > width:
-        optional.pop()
-    for part in optional:
-        text.append(f"  {part}", style=DIM if part.startswith("[") else "")
+    demo = f"  [demo {snapshot.source[4:]}]" if snapshot.source.startswith("sim:") else ""
+    chassis = snapshot.chassis.name if snapshot.chassis else "no chassis configured"
+    host = f" {snapshot.host}"
+    room = width - right.cell_len - len(demo)  # what the host, product, chassis, note share
+    host = fit(host, max(6, room - (len(note) + 2 if note else 0)), ASCII_MARKS)
+    room -= len(host)
+    if note:
+        note = fit(note, max(6, room - 2), ASCII_MARKS)
+        room -= len(note) + 2
+    product = " nastui " if room >= 8 else ""
+    room -= len(product)
+    text.append(product, style="bold")
+    text.append(host, style=LABEL)
+    if room >= len(chassis) + 2:
+        text.append(f"  {chassis}")
+    text.append(demo, style="bold")
+    if note:
+        text.append("  ")
+        text.append(note, style="reverse")
     pad = width - text.cell_len - right.cell_len
     if pad > 0:
         text.append(" " * pad)
     text.append_text(right)
-    text.truncate(width)
     return text
 
 
@@ -102,45 +115,120 @@ def thermal_text(
         f"{s.name} {degrees(s.value, glyphs)}" for s in snapshot.sensors if s.value is not None
     ]
     if sensors:
-        text.append("\n" + fit(", ".join(sensors), width, glyphs), style=DIM)
+        text.append("\n" + _whole_items(sensors, width), style=DIM)
     return text
 
 
-KEYS: tuple[tuple[str, str], ...] = (
-    ("d / 1", "dashboard"),
-    ("b / 2", "bays: the full chassis"),
-    ("p / 3", "pools: vdev trees, scrubs and resilvers"),
-    ("f / 4", "fans: speeds, zones and the curve editor"),
-    ("n / 5", "bench: fio, dd, write-sync-close, fill; live graphs"),
-    ("H / 6", "fleet: other NAS boxes and UPSes over SNMP; Enter opens one"),
-    ("? / F1", "this help"),
-    ("q", "quit"),
-    ("arrows, h j k l", "move between bays (l is right, as in vi)"),
-    ("Enter", "drive detail of the selected bay"),
-    ("v", "cycle the view: device, temperature, health, serial, pool, I/O"),
-    ("L or i", "toggle the selected bay's locate LED (l in drive detail)"),
-    ("a", "drive detail: acknowledge its findings (warns again if they grow)"),
-    ("/", "filter bays by serial, model or device; Esc clears"),
-    ("s z x", "pools: start, pause, stop the chosen pool's scrub (asks first)"),
-    ("w", "swap the bay's drive: plan, start, replace, follow"),
-    ("Tab", "pools: choose the next pool"),
-    ("Esc", "back"),
+def _whole_items(items: list[str], width: int) -> str:
+    """`items` joined by commas, as many whole ones as fit with "+N more" after: a reading is
+    never cut in half ("System 2...")."""
+    shown = ", ".join(items)
+    for count in range(len(items) - 1, 0, -1):
+        if len(shown) <= width:
+            break
+        shown = ", ".join(items[:count]) + f", +{len(items) - count} more"
+    return shown
+
+
+KEYS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
+    (
+        "Screens",
+        (
+            ("d / 1", "dashboard"),
+            ("b / 2", "bays: the full chassis"),
+            ("p / 3", "pools: vdev trees, scrubs and resilvers"),
+            ("f / 4", "fans: speeds, zones and the curve editor"),
+            ("n / 5", "bench: fio, dd, write-sync-close, fill; live graphs"),
+            ("H / 6", "fleet: other NAS boxes and UPSes over SNMP"),
+            ("? / F1", "this help"),
+            ("q, Ctrl+C", "quit (the terminal is restored)"),
+            ("Esc", "back; clears the / filter"),
+        ),
+    ),
+    (
+        "Bays (dashboard and bays)",
+        (
+            ("arrows, h j k l", "move between bays (l is right, as in vi)"),
+            ("Enter", "drive detail of the selected bay"),
+            ("v", "cycle the view: device, temperature, health, serial, pool, I/O"),
+            ("L or i", "toggle the selected bay's locate LED"),
+            (
+                "/",
+                "filter bays by serial, model or device: matches are marked >, the"
+                " filter shows in the top line until Esc",
+            ),
+            ("D", "every drive nastui knows, those in no bay too; Enter opens one"),
+            ("w", "swap the bay's drive: plan, start, replace, follow"),
+        ),
+    ),
+    (
+        "Drive detail",
+        (
+            ("l L i", "toggle the locate LED"),
+            ("a", "acknowledge its findings (warns again if they grow)"),
+            ("[ ]", "previous, next drive (every drive, those in no bay too)"),
+            ("w", "swap this drive (a drive in a bay)"),
+            ("up/down", "scroll"),
+        ),
+    ),
+    (
+        "Pools",
+        (
+            ("Tab, left/right", "choose the pool"),
+            ("s z x", "start, pause, stop its scrub (asks first)"),
+        ),
+    ),
+    (
+        "Fans (the curve editor)",
+        (
+            ("< >", "pick a curve point"),
+            ("arrows, h j k l", "move it: 1 C left/right, 5 % up/down"),
+            ("a x", "add a point after it, delete it"),
+            ("[ ]", "less, more hysteresis"),
+            ("m M", "lower, raise the minimum duty"),
+            ("z", "next zone"),
+            ("s", "save the zone to the configuration file (comments kept)"),
+            ("u / U", "undo the last edit / every unsaved edit"),
+        ),
+    ),
+    (
+        "Bench",
+        (
+            ("r s", "run, stop (the partial result is kept)"),
+            ("o", "profile and settings"),
+            ("t", "target: a directory or a whole device"),
+            ("e", "custom fio job (Ctrl+S keeps it)"),
+            ("c", "compare runs: space marks, m metric, x svg"),
+            ("x", "export the graph as SVG"),
+        ),
+    ),
+    (
+        "Fleet",
+        (
+            ("up/down, j k", "choose a host; PgUp PgDn Home End"),
+            ("Enter", "the host's drives, pools and UPS (Esc back)"),
+        ),
+    ),
 )
 
 
 def help_text(glyphs: Glyphs) -> Text:
-    """The key map and what the marks mean."""
+    """The key map by screen and what the marks mean (long lines are folded by the panel)."""
     text = Text()
-    text.append("Keys\n", style=LABEL)
-    for keys, what in KEYS:
-        text.append(f"  {keys:<17}", style="bold")
-        text.append(f"{what}\n")
-    text.append("\nBay marks (colour is never the only signal)\n", style=LABEL)
+    for title, keys in KEYS:
+        text.append(f"{title}\n", style=LABEL)
+        for key, what in keys:
+            text.append(f"  {key:<17}", style="bold")
+            text.append(f"{what}\n")
+        text.append("\n")
+    text.append("Bay marks (colour is never the only signal)\n", style=LABEL)
     text.append("  + OK   ! warning   X critical   z standby   . empty   # missing   ? unknown\n")
-    text.append("  [bay] selected    * locate LED on    ~ stale temperature    R rebuilding\n")
     text.append(
-        "\nOn a serial console (TERM=vt100, vt220, linux) or without a UTF-8 locale nastui draws\n"
-        "in plain ASCII; --ascii forces it, --colors none|16|256|truecolor sets colour.",
+        "  [bay] selected   * locate LED on   R rebuilding   ~ stale temperature or a cut value\n"
+    )
+    text.append(
+        "\nOn a serial console (TERM=vt100, vt220, linux) or without a UTF-8 locale nastui draws"
+        " in plain ASCII; --ascii forces it, --colors none|16|256|truecolor sets colour.",
         style=DIM,
     )
     return text

@@ -36,10 +36,12 @@ def _bar_line(scan: ScanProgress, width: int, glyphs: Glyphs) -> Text:
     percent = scan.percent
     head = Text(f"  {scan.kind.value:<8} ")
     label = f" {percent:5.1f}%" if percent is not None else "   ?%"
-    head.append_text(bar(percent, max(8, width - len(head) - len(label) - 2), glyphs))
+    paused = " paused" if scan.state is ScanState.PAUSED else ""
+    # The bar takes what is left: the figure and the word after it are never pushed off.
+    room = width - len(head) - len(label) - len(paused) - 2
+    head.append_text(bar(percent, max(4, room), glyphs))
     head.append(label)
-    if scan.state is ScanState.PAUSED:
-        head.append(" paused", style="yellow")
+    head.append(paused, style="yellow")
     return head
 
 

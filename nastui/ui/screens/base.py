@@ -16,15 +16,28 @@ from nastui.ui.widgets.textpanel import TextPanel
 if TYPE_CHECKING:
     from nastui.ui.app import NastuiApp
 
-NAV_KEYS = "d b p f n screens  ? help  q quit"
+NAV_KEYS = "d b p f n H screens"
+ALWAYS_KEYS = ("? help", "q quit")
 
 
 def key_bar(keys: str, width: int) -> Text:
-    """The bottom line: this screen's keys, then the navigation keys."""
+    """The bottom line: this screen's keys, then the navigation keys, then help and quit.
+
+    Whole items only: what does not fit is left out (help lists every key), never cut; help
+    and quit always stay.
+    """
+    tail = "  ".join(ALWAYS_KEYS)
+    chosen: list[str] = []
+    used = len(tail)
+    for item in [k for k in keys.split("  ") if k]:
+        if used + len(item) + 2 > width:
+            break
+        chosen.append(item)
+        used += len(item) + 2
+    nav = NAV_KEYS if used + len(NAV_KEYS) + 2 <= width else ""
     text = Text()
-    text.append(keys, style="bold")
-    text.append("  " + NAV_KEYS, style="dim")
-    text.truncate(width)
+    text.append("  ".join(chosen), style="bold")
+    text.append(("  " if chosen else "") + "  ".join(x for x in (nav, tail) if x), style="dim")
     return text
 
 
@@ -52,10 +65,20 @@ class NasScreen(Screen[None]):
         self.query_one("#keys", TextPanel).show(lambda w: key_bar(self.KEYS, w))
         self.watch(self.app, "snapshot", self._snapshot_changed, init=True)
 
-    def _snapshot_changed(self, snapshot: HostSnapshot | None) -> None:
+    def title_note(self) -> str:
+        """What the top line says beside the host (an active filter); screens override."""
+        return ""
+
+    def refresh_title(self) -> None:
+        """Draw the top line again (after `title_note` changed)."""
+        snapshot = self.nas.snapshot
+        note = self.title_note()
         self.query_one("#title", TextPanel).show(
-            lambda w: title_text(snapshot, self.SCREEN_NAME, w)
+            lambda w: title_text(snapshot, self.SCREEN_NAME, w, note=note)
         )
+
+    def _snapshot_changed(self, snapshot: HostSnapshot | None) -> None:
+        self.refresh_title()
         if snapshot is not None:
             self.show(snapshot)
 

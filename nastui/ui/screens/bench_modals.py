@@ -1,4 +1,5 @@
-"""The bench screen's dialogs, all keyboard-only and ASCII-safe (`+-|` borders in ASCII mode):
+"""The bench screen's dialogs, all keyboard-only and ASCII-safe (`+-|` borders in ASCII mode, set
+in app.tcss):
 - `TargetPicker`: the drives found, or a typed path;
 - `OptionsForm`: profile and settings, stepped with the arrow keys (`nastui.bench.options`);
 - `JobEditor`: the custom fio job file, checked before it is accepted;
@@ -42,7 +43,6 @@ BOX_CSS = """
     border: solid ansi_blue; border-title-color: ansi_default; border-title-style: bold;
     background: ansi_default; padding: 0 1;
 }}
-App.-ascii {name} > .bench-box {{ border: ascii ansi_blue; }}
 {name} Input {{ border: none; height: 1; padding: 0; }}
 """
 
@@ -210,7 +210,7 @@ class SerialConfirm(_Dialog):
         self.target, self.profile = target, profile
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="bench-box"):
+        with Vertical(classes="bench-box -danger"):
             yield TextPanel(id="serial-text")
             yield Input(placeholder="serial number", id="serial")
 

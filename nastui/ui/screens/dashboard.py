@@ -46,6 +46,9 @@ class DashboardScreen(GridScreen):
         self.query_one("#pools").border_title = "pools"
         self.query_one("#thermal").border_title = "temperatures and fans"
         self.query_one("#alerts").border_title = "alerts"
+        # Tab must not wander into the side panels, where it would show nothing and leave the
+        # arrows dead: the bay grid keeps the focus (the side panels scroll with the mouse).
+        self.query_one("#side").can_focus = False
         self.watch(self.app, "fleet", self._fleet_changed, init=False)
 
     def _fleet_changed(self, _hosts: object) -> None:

@@ -1,6 +1,8 @@
-"""The drive detail screen (Enter on a bay): everything known about the drive in that bay,
-following new snapshots while open, with its temperature over the last day, the SMART
-counter changes the daemon's history kept, and the swaps of the bay or the drive (last)."""
+"""The drive detail screen (Enter on a bay, or on a drive in the drive list): everything known
+about one drive, following new snapshots while open, with its temperature over the last day,
+the SMART counter changes the daemon's history kept, and the swaps of the bay or the drive
+(last). `[` and `]` step through every place nastui knows: each bay, then each drive that is in
+no bay (NVMe on the board, a USB disk)."""
 
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ from nastui.daemon.swapstatus import swap_records
 from nastui.daemon.swapview import record_line
 from nastui.history.db import HistoryError
 from nastui.history.record import CounterChange
-from nastui.model import Drive, HostSnapshot
+from nastui.model import BaySlot, Drive, HostSnapshot
 from nastui.ui.render.drive import (
     attributes_text,
     counters_text,
@@ -40,45 +42,86 @@ TIGHT_ROWS = 30  # at this terminal height or less, the trend block keeps to thr
 
 
 class DriveScreen(NasScreen):
-    """Detail of the drive in one bay."""
+    """Detail of the drive in one bay, or of one drive that is in no bay."""
 
     SCREEN_NAME = "drive"
-    KEYS = "Esc back  l locate  a ack  w swap  up/dn scroll"
+    KEYS = "Esc back  [ ] prev/next drive  l locate  a ack  w swap  up/dn scroll"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,backspace", "app.pop_screen", "back"),
         Binding("l,L,i", "locate", "locate LED"),
         Binding("a", "acknowledge", "acknowledge findings"),
+        Binding("left_square_bracket", "step(-1)", "previous drive", show=False),
+        Binding("right_square_bracket", "step(1)", "next drive", show=False),
         Binding("w", "swap", "swap the drive"),
     ]
 
-    def __init__(self, bay: int) -> None:
+    def __init__(self, bay: int | None = None, *, key: str | None = None) -> None:
+        """Show the drive in `bay`, or the drive `key` (one in no bay)."""
         super().__init__()
         self.bay = bay
+        self.key = key
+
+    def _place(self, snapshot: HostSnapshot) -> tuple[BaySlot | None, Drive | None]:
+        """The bay on show (None for a drive in no bay) and its drive."""
+        if self.key is not None:
+            bay = snapshot.bay_of(self.key)
+            return (snapshot.slot(bay) if bay is not None else None), snapshot.drive(self.key)
+        slot = snapshot.slot(self.bay) if self.bay is not None else None
+        return slot, (snapshot.drive(slot.drive) if slot and slot.drive else None)
+
+    def action_step(self, step: int) -> None:
+        """Show the previous or next place: every bay in order, then the drives in no bay."""
+        snapshot = self.nas.snapshot
+        if snapshot is None:
+            return
+        places = every_place(snapshot)
+        here = (self.bay, None) if self.key is None else (None, self.key)
+        index = places.index(here) if here in places else -1
+        self.bay, self.key = places[(index + step) % len(places)]
+        self._title()
+        self.query_one("#drive-scroll", VerticalScroll).scroll_home(animate=False)
+        self.show(snapshot)
+
+    def _title(self) -> None:
+        snapshot = self.nas.snapshot
+        drive = snapshot.drive(self.key) if snapshot and self.key else None
+        where = f"bay {self.bay}" if self.key is None else f"{drive.dev if drive else self.key}"
+        self.query_one("#drive-scroll").border_title = (
+            where if self.key is None else f"{where} (in no bay)"
+        )
 
     def compose_body(self) -> ComposeResult:
         with VerticalScroll(id="drive-scroll", classes="panel"):
             for name in SECTIONS:
-                yield TextPanel(id=name, classes="section")
+                yield TextPanel(id=name, classes="section", wrap=name != "attributes")
 
     def on_mount(self) -> None:
         super().on_mount()
-        scroll = self.query_one("#drive-scroll", VerticalScroll)
-        scroll.border_title = f"bay {self.bay}"
-        scroll.focus()
+        self._title()
+        self.query_one("#drive-scroll", VerticalScroll).focus()
 
     async def action_locate(self) -> None:
-        """Toggle this bay's locate LED."""
-        await self.nas.toggle_locate(self.bay)
+        """Toggle this bay's locate LED (a drive in no bay has none to light)."""
+        snapshot = self.nas.snapshot
+        slot = self._place(snapshot)[0] if snapshot else None
+        if slot is None:
+            self.notify("this drive is in no bay: no locate LED to light", severity="warning")
+            return
+        await self.nas.toggle_locate(slot.bay)
 
     def action_swap(self) -> None:
-        """Open the swap screen for this bay."""
-        self.app.push_screen(SwapScreen(self.bay))
+        """Open the swap screen for this bay (a drive in no bay has no bay to swap in)."""
+        snapshot = self.nas.snapshot
+        slot = self._place(snapshot)[0] if snapshot else None
+        if slot is None:
+            self.notify("this drive is in no bay: nothing to swap here", severity="warning")
+            return
+        self.app.push_screen(SwapScreen(slot.bay))
 
     def action_acknowledge(self) -> None:
         """Make the drive's current findings its new baseline (`nastui smart ack`)."""
         snapshot = self.nas.snapshot
-        slot = snapshot.slot(self.bay) if snapshot else None
-        drive = snapshot.drive(slot.drive) if snapshot and slot and slot.drive else None
+        drive = self._place(snapshot)[1] if snapshot else None
         if snapshot is None or drive is None:
             return
         reasons = [r for r in drive.verdict.reasons if ackable(r)]
@@ -100,15 +143,15 @@ class DriveScreen(NasScreen):
         self.nas.poll_now()
 
     def show(self, snapshot: HostSnapshot) -> None:
-        slot = snapshot.slot(self.bay)
-        drive = snapshot.drive(slot.drive) if slot and slot.drive else None
+        slot, drive = self._place(snapshot)
         glyphs = self.nas.glyphs
         panels = {name: self.query_one(f"#{name}", TextPanel) for name in SECTIONS}
         swaps = self._swaps(snapshot, drive)
         panels["swaps"].show(lambda w: swaps)
         if drive is None:
             expected = f"; expected {slot.wanted}" if slot and slot.wanted else ""
-            panels["identity"].show(lambda w: Text(f"bay {self.bay} is empty{expected}"))
+            what = f"bay {self.bay} is empty" if self.key is None else f"{self.key} is gone"
+            panels["identity"].show(lambda w: Text(f"{what}{expected}"))
             for name in SECTIONS[1:-1]:
                 panels[name].show(lambda w: Text(""))
             return
@@ -159,6 +202,15 @@ class DriveScreen(NasScreen):
             )
 
         panel.show(build)
+
+
+def every_place(snapshot: HostSnapshot) -> list[tuple[int | None, str | None]]:
+    """Every place a drive can be shown from: (bay, None) for each bay, then (None, key) for
+    each drive that is in no bay."""
+    places: list[tuple[int | None, str | None]] = [(s.bay, None) for s in snapshot.slots]
+    bayed = {s.drive for s in snapshot.slots if s.drive}
+    places += [(None, d.key) for d in snapshot.drives if d.key not in bayed]
+    return places
 
 
 def _titled(title: str, body: Text) -> Text:

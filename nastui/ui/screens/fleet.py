@@ -51,7 +51,7 @@ class FleetScreen(NasScreen):
 
     def compose_body(self) -> ComposeResult:
         with Vertical(id="fleet-panel", classes="panel"):
-            yield TextPanel(id="fleet-head")
+            yield TextPanel(id="fleet-head", wrap=True)
             with VerticalScroll(id="fleet-scroll"):
                 yield TextPanel(id="fleet-rows")
         yield TextPanel(id="fleet-selected", classes="panel")

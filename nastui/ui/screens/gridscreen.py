@@ -14,6 +14,7 @@ from nastui.model import HostSnapshot
 from nastui.ui.cells import selected_summary
 from nastui.ui.screens.base import NasScreen
 from nastui.ui.screens.drive import DriveScreen
+from nastui.ui.screens.drives import DrivesScreen
 from nastui.ui.screens.swap import SwapScreen
 from nastui.ui.widgets.baygrid import BayGrid
 from nastui.ui.widgets.textpanel import TextPanel
@@ -26,6 +27,7 @@ class GridScreen(NasScreen):
         Binding("slash", "start_filter", "filter"),
         Binding("w", "swap", "swap the selected bay's drive"),
         Binding("escape", "clear_filter", "clear filter", show=False),
+        Binding("D", "drives", "every drive"),
     ]
     GRID_PANEL = "#grid-panel"
 
@@ -47,19 +49,32 @@ class GridScreen(NasScreen):
     def show(self, snapshot: HostSnapshot) -> None:
         self.grid.show(snapshot, self.nas.limits, degree=self.nas.glyphs.degree)
         self._show_selected()
+        self._title_grid()
 
     def _show_selected(self) -> None:
         slot = self.grid.selected_slot()
         snapshot = self.nas.snapshot
         if slot is None or snapshot is None:
             return
-        text = selected_summary(snapshot, slot, self.nas.limits, degree=self.nas.glyphs.degree)
-        self.query_one("#selected", TextPanel).show(lambda w: _line(text, w))
+        limits, degree = self.nas.limits, self.nas.glyphs.degree
+        self.query_one("#selected", TextPanel).show(
+            lambda w: Text(selected_summary(snapshot, slot, limits, degree=degree, width=w))
+        )
 
     def _title_grid(self) -> None:
         panel = self.query_one(self.GRID_PANEL)
-        panel.border_title = f"bays: {self.grid.view.heading}"
-        panel.border_subtitle = "v view  / filter" if self.size.width >= 60 else ""
+        snapshot = self.nas.snapshot
+        bayed = {s.drive for s in snapshot.slots if s.drive} if snapshot else set()
+        loose = [d for d in snapshot.drives if d.key not in bayed] if snapshot else []
+        # Drives in no bay (NVMe on the board) are not in the grid: say so, and where they are.
+        extra = f" (+{len(loose)} in no bay: D)" if loose else ""
+        title = f"bays: {self.grid.view.heading}{extra}"
+        if panel.border_title != title:
+            panel.border_title = title
+
+    def action_drives(self) -> None:
+        """Every drive nastui knows, those in no bay and the missing ones too."""
+        self.app.push_screen(DrivesScreen())
 
     # ---------------------------------------------------------------- grid messages
     def on_bay_grid_selected(self, message: BayGrid.Selected) -> None:
@@ -94,9 +109,19 @@ class GridScreen(NasScreen):
         box.add_class("-hidden")
         self.grid.set_filter("")
         self.grid.focus()
+        self.refresh_title()
 
     def on_input_changed(self, event: Input.Changed) -> None:
         self.grid.set_filter(event.value)
+        self.refresh_title()
+
+    def title_note(self) -> str:
+        """The active filter and its match count, until Esc clears it."""
+        text = self.grid.filter_text
+        if not text:
+            return ""
+        count = len(self.grid.matches())
+        return f"/{text}: {count} match{'' if count == 1 else 'es'}"
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.input.add_class("-hidden")
@@ -106,7 +131,3 @@ class GridScreen(NasScreen):
         elif event.value.strip():
             self.notify(f"no bay matches {event.value.strip()!r}", severity="warning")
         self.grid.focus()
-
-
-def _line(text: str, width: int) -> Text:
-    return Text(text[:width])

@@ -18,7 +18,7 @@ class HelpScreen(NasScreen):
 
     def compose_body(self) -> ComposeResult:
         with VerticalScroll(id="help-scroll", classes="panel"):
-            yield TextPanel(id="help")
+            yield TextPanel(id="help", wrap=True)
 
     def on_mount(self) -> None:
         super().on_mount()

@@ -118,11 +118,17 @@ class BayGrid(ScrollView, can_focus=True):
             self._update_cells()
 
     def set_filter(self, text: str) -> None:
-        """Dim the bays whose device, serial or model does not contain `text`."""
+        """Mark the bays whose device, serial or model contains `text` with `>` and dim the
+        others."""
         self._filter = text.strip().lower()
         self._matches = self._match(self._filter) if self._filter else None
         self._strips.clear()
         self.refresh()
+
+    @property
+    def filter_text(self) -> str:
+        """The active filter ("" when none)."""
+        return self._filter
 
     def matches(self) -> list[int]:
         """Bays matching the current filter, in bay order (all bays when none)."""
@@ -296,6 +302,8 @@ class BayGrid(ScrollView, can_focus=True):
             text = self._cell_text(cell, line.sub, geometry)
             selected = bay.number == self.selected
             left, right = ("[", "]") if selected else (" ", " ")
+            if not selected and self._matches is not None and bay.number in self._matches:
+                left = ">"  # a filter match, marked: colour is never the only signal
             segments.append(Segment(left + text[:width].ljust(width) + right, self._style(cell)))
         return segments
 

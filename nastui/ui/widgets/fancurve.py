@@ -27,7 +27,8 @@ TEMP_STEP, DUTY_STEP = 1.0, 5.0
 
 class CurveEditor(TextPanel, can_focus=True):
     """Keys: `<` `>` pick a point, arrows (or h j k l) move it, `a` adds, `x` deletes, `[` `]`
-    hysteresis, `m` `M` minimum duty, `z` next zone, `s` save, `u` undo every unsaved edit."""
+    hysteresis, `m` `M` minimum duty, `z` next zone, `s` save, `u` undo the last edit, `U` undo
+    every unsaved edit."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("comma,less_than_sign", "pick(-1)", "previous point", show=False),
@@ -44,7 +45,8 @@ class CurveEditor(TextPanel, can_focus=True):
         Binding("M", "min_duty(5)", "raise min duty", show=False),
         Binding("z", "next_zone", "next zone", show=False),
         Binding("s,ctrl+s", "save", "save", show=False),
-        Binding("u", "revert", "undo edits", show=False),
+        Binding("u", "undo", "undo the last edit", show=False),
+        Binding("U", "revert", "undo every unsaved edit", show=False),
     ]
 
     class Changed(Message):
@@ -68,6 +70,7 @@ class CurveEditor(TextPanel, can_focus=True):
         self.drafts: set[str] = set()
         self.index = 0
         self.selected: dict[str, int] = {}
+        self.undo: dict[str, list[FanZone]] = {}  # each zone's earlier versions, newest last
         self.now: dict[str, tuple[float, float]] = {}
         self.size_hint = (40, 12)
         self.glyphs: Glyphs | None = None
@@ -111,7 +114,10 @@ class CurveEditor(TextPanel, can_focus=True):
             self.now = points
             self.redraw()
 
-    def _replace(self, zone: FanZone) -> None:
+    def _replace(self, zone: FanZone, *, undoable: bool = True) -> None:
+        before = self.zones[self.index]
+        if undoable and before != zone:
+            self.undo.setdefault(zone.name, []).append(before)
         self.zones[self.index] = zone
         self._changed()
 
@@ -194,8 +200,20 @@ class CurveEditor(TextPanel, can_focus=True):
         if self.zone is not None:
             self.post_message(self.SaveRequested(self.zone))
 
+    def action_undo(self) -> None:
+        """Undo the last edit of the zone on show, and say what is left to undo."""
+        zone = self.zone
+        steps = self.undo.get(zone.name, []) if zone is not None else []
+        if not steps:
+            self.notify("nothing to undo")
+            return
+        self._replace(steps.pop(), undoable=False)
+        more = f"{len(steps)} more (U undoes all)" if steps else "no more"
+        self.notify(f"undid the last edit; {more}")
+
     def action_revert(self) -> None:
         """Undo every unsaved edit of the zone on show."""
         zone = self.zone
-        if zone is not None and zone.name in self.saved:
+        if zone is not None and zone.name in self.saved and zone != self.saved[zone.name]:
             self._replace(self.saved[zone.name])
+            self.notify("every unsaved edit undone (u undoes one step)")

@@ -3,11 +3,13 @@
 A `Static` repaints its whole area on every update; on a serial console a fan RPM ticking in a
 seven-line panel would cost the full panel each poll. This widget keeps the previous lines and
 marks only changed ones dirty. Text is built for the current width by a builder function, so it
-re-flows on resize; lines are cropped, never wrapped (builders fit their text).
+re-flows on resize. A line longer than the panel is folded under itself (`wrap=True`: detail
+text, where every word matters) or cut with a `~` in its last column: a cut is never silent.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from rich.text import Text
@@ -40,6 +42,55 @@ def ascii_text(text: Text) -> Text:
     return result
 
 
+CUT_MARK = "~"
+
+
+def _hang(plain: str, width: int) -> int:
+    """Where a folded line's continuation starts: under a column of text ("  d / 1   dashboard"
+    continues under "dashboard"), else two past the line's own indent."""
+    lead = len(plain) - len(plain.lstrip(" "))
+    gap = re.search(r"\S {2,}(?=\S)", plain[: width // 2])
+    return gap.end() if gap else min(lead + 2, width // 2)
+
+
+def fold(line: Text, width: int) -> list[Text]:
+    """`line` folded at spaces into lines of `width`, the rest hung under its text."""
+    indent = _hang(line.plain, width)
+    out: list[Text] = []
+    rest = line
+    room = width
+    while rest.cell_len > room:
+        plain = rest.plain
+        cut = plain.rfind(" ", 0, room + 1)
+        if cut <= len(plain) - len(plain.lstrip(" ")):
+            cut = room  # one word longer than the line: fold inside it, nothing is lost
+        head, rest = rest[:cut], rest[cut:]
+        head.rstrip()
+        out.append(head)
+        rest = Text(" " * indent) + rest[len(rest.plain) - len(rest.plain.lstrip(" ")) :]
+        room = width
+    out.append(rest)
+    return out
+
+
+def fit_lines(lines: list[Text], width: int, *, wrap: bool) -> list[Text]:
+    """Every line within `width` cells: folded (`wrap`) or cut with `CUT_MARK` at the end."""
+    if width <= 0:
+        return lines
+    fitted: list[Text] = []
+    for line in lines:
+        if line.cell_len <= width:
+            fitted.append(line)
+        elif wrap:
+            fitted.extend(fold(line, width))
+        else:
+            cut = line[: max(0, width - 1)]
+            cut.truncate(width - 1)
+            cut.append(CUT_MARK, style="dim")
+            fitted.append(cut)
+    return fitted
+
+
 class TextPanel(Widget):
     """Lines of styled text from a builder; height follows the line count."""
 
@@ -47,8 +98,11 @@ class TextPanel(Widget):
     TextPanel { height: auto; }
     """
 
-    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+    def __init__(
+        self, *, id: str | None = None, classes: str | None = None, wrap: bool = False
+    ) -> None:
         super().__init__(id=id, classes=classes)
+        self.wrap = wrap
         self._builder: Builder | None = None
         self._lines: list[Text] = []
         self._strips: dict[int, Strip] = {}
@@ -71,7 +125,7 @@ class TextPanel(Widget):
         visible = bool(built.plain) or not self.has_class("section")
         if visible != self.display:
             self.display = visible
-        lines = built.split("\n", allow_blank=True)
+        lines = fit_lines(list(built.split("\n", allow_blank=True)), width, wrap=self.wrap)
         old = self._lines
         self._lines = list(lines)
         if force or len(lines) != len(old):
