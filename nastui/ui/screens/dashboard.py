@@ -3,6 +3,7 @@ NUT, `[[ups]]`), and the alerts strip."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
 from rich.text import Text
@@ -10,6 +11,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 
 from nastui.core.assess import ups_health
+from nastui.core.deadband import FanHold
 from nastui.core.fleetview import ups_text
 from nastui.core.glyphs import Glyphs
 from nastui.model import FleetHost, Health, HostSnapshot
@@ -41,6 +43,10 @@ class DashboardScreen(GridScreen):
         yield TextPanel(id="alerts", classes="panel")
         yield from self.compose_filter()
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.fan_hold = FanHold()  # fan RPM jitter inside the deadband is not redrawn
+
     def on_mount(self) -> None:
         super().on_mount()
         self.query_one("#pools").border_title = "pools"
@@ -58,8 +64,9 @@ class DashboardScreen(GridScreen):
         glyphs, limits = self.nas.glyphs, self.nas.limits
         self.query_one("#pools", TextPanel).show(lambda w: _pools(snapshot, w, glyphs))
         fleet = self.nas.fleet or ()
+        held = dataclasses.replace(snapshot, fans=self.fan_hold.apply(snapshot.fans))
         self.query_one("#thermal", TextPanel).show(
-            lambda w: thermal_text(snapshot, limits, w, glyphs) + nut_lines(fleet, w, glyphs)
+            lambda w: thermal_text(held, limits, w, glyphs) + nut_lines(fleet, w, glyphs)
         )
         alerts = self.query_one("#alerts", TextPanel)
         alerts.show(

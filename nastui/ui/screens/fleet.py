@@ -17,6 +17,7 @@ from textual.containers import Vertical, VerticalScroll
 
 from nastui.core.fleetview import FleetRow, fleet_rows, fleet_summary
 from nastui.model import FleetHost, HostSnapshot
+from nastui.ui.redraw import set_border_title, set_display
 from nastui.ui.render.fleet import NO_HOSTS, header_line, plan_columns, selected_text, table_lines
 from nastui.ui.screens.base import NasScreen
 from nastui.ui.screens.fleet_host import FleetHostScreen
@@ -96,18 +97,18 @@ class FleetScreen(NasScreen):
         chosen = self.query_one("#fleet-selected", TextPanel)
         if not rows:
             empty = self.nas.session.fleet is None
-            panel.border_title = "fleet"
+            set_border_title(panel, "fleet")
             head.show(lambda w: Text(NO_HOSTS if empty else "polling the fleet...", style="dim"))
             body.show(lambda w: Text(""))
-            chosen.display = False
+            set_display(chosen, False)
             return
-        panel.border_title = f"fleet: {fleet_summary(rows)}"
-        chosen.display = True
+        set_border_title(panel, f"fleet: {fleet_summary(rows)}")
+        set_display(chosen, True)
         self._fit_table()
         head.show(lambda w: header_line(plan_columns(rows, w)))
         body.show(lambda w: table_lines(rows, self.selected, w, glyphs))
         row, host = rows[self.selected], self._hosts_shown[self.selected]
-        chosen.border_title = f"host {self.selected + 1} of {len(rows)}"
+        set_border_title(chosen, f"host {self.selected + 1} of {len(rows)}")
         chosen.show(
             lambda w: selected_text(row, host, max(3, chosen.content_region.height), w, glyphs)
         )

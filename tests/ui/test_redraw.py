@@ -1,0 +1,166 @@
+"""Bytes on the line: what is redrawn when nothing visible changed (refresh calls counted, never
+timed). Unchanged titles, unchanged fleet rows, unchanged drawn cells and fan RPM jitter inside
+the deadband must not ask Textual to repaint."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from textual.geometry import Region
+from textual.widget import Widget
+
+from nastui.core.deadband import FanHold, within
+from nastui.model import Drive, Fan, HostSnapshot, IoRate, Temperature
+from nastui.ui.cells import View
+from nastui.ui.redraw import set_border_subtitle, set_border_title, set_display
+from nastui.ui.screens.fleet import FleetScreen
+from nastui.ui.widgets.baygrid import BayGrid
+from nastui.ui.widgets.textpanel import TextPanel
+from tests.ui.helpers import demo_app
+
+SIZE = (80, 24)
+
+
+@contextmanager
+def counting_refreshes(
+    widgets: list[Widget], calls: list[tuple[Any, ...]] | None = None
+) -> Iterator[dict[str, int]]:
+    """Count `refresh` calls on each of `widgets` (by id) while the block runs; `calls` gets
+    each call's positional arguments (the regions)."""
+    counts = {w.id or repr(w): 0 for w in widgets}
+    originals: list[tuple[Widget, Callable[..., Any]]] = []
+    for widget in widgets:
+        original = widget.refresh
+        key = widget.id or repr(widget)
+
+        def counted(
+            *args: Any, _orig: Callable[..., Any] = original, _key: str = key, **kwargs: Any
+        ) -> Any:
+            counts[_key] += 1
+            if calls is not None:
+                calls.append(args)
+            return _orig(*args, **kwargs)
+
+        originals.append((widget, original))
+        widget.refresh = counted  # type: ignore[method-assign]
+    try:
+        yield counts
+    finally:
+        for widget, original in originals:
+            widget.refresh = original  # type: ignore[method-assign]
+
+
+async def test_setters_assign_only_a_change() -> None:
+    app = demo_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        panel = app.screen.query_one("#grid-panel")
+        set_border_title(panel, "bays: somewhere")
+        set_border_subtitle(panel, "v view")
+        set_display(panel, True)
+        with counting_refreshes([panel]) as counts:
+            assert not set_border_title(panel, "bays: somewhere")
+            assert not set_border_subtitle(panel, "v view")
+            assert not set_display(panel, True)
+        assert counts == {"grid-panel": 0}
+        assert set_border_title(panel, "bays: elsewhere")
+        assert panel.border_title == "bays: elsewhere"
+
+
+async def test_an_unchanged_fleet_redraws_nothing() -> None:
+    app = demo_app("failing-drive")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("H")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, FleetScreen)
+        ids = ("fleet-panel", "fleet-head", "fleet-scroll", "fleet-rows", "fleet-selected")
+        widgets = [screen.query_one(f"#{i}") for i in ids]
+        with counting_refreshes(widgets) as counts:
+            screen.render_fleet()  # the same fleet at the same moment: a new local snapshot
+            assert app.snapshot is not None
+            screen.show(app.snapshot)
+        assert counts == dict.fromkeys(ids, 0)
+
+
+def _with_drive(snapshot: HostSnapshot, dev: str, **changes: Any) -> HostSnapshot:
+    drives = tuple(
+        dataclasses.replace(d, **changes) if d.dev == dev else d for d in snapshot.drives
+    )
+    return dataclasses.replace(snapshot, drives=drives)
+
+
+def _warmer(drive: Drive) -> Temperature:
+    assert drive.temperature is not None
+    return dataclasses.replace(drive.temperature, celsius=drive.temperature.celsius + 3)
+
+
+async def test_a_value_a_narrow_cell_does_not_draw_repaints_nothing() -> None:
+    app = demo_app("datacenter-102")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("b")
+        await pilot.pause()
+        grid = app.screen.query_one("#grid", BayGrid)
+        assert app.snapshot is not None and grid.view is View.DEV
+        snapshot, limits = app.snapshot, app.limits
+        drive = snapshot.drives[5]
+        warmer = _with_drive(snapshot, drive.dev, temperature=_warmer(drive))
+        with counting_refreshes([grid]) as counts:
+            grid.show(warmer, limits, degree=app.glyphs.degree)  # one-line cells: device only
+        assert counts == {"grid": 0}
+
+
+async def test_the_io_view_repaints_only_the_line_that_changed() -> None:
+    app = demo_app("scrubbing")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        await pilot.press("b")
+        await pilot.pause()
+        grid = app.screen.query_one("#grid", BayGrid)
+        grid.set_view(View.IO)
+        await pilot.pause()
+        assert app.snapshot is not None
+        snapshot = app.snapshot
+        drive = snapshot.drives[3]
+        busier = _with_drive(snapshot, drive.dev, io=IoRate(123e6, 4e6))
+        calls: list[tuple[Any, ...]] = []
+        with counting_refreshes([grid], calls):
+            grid.show(busier, app.limits, degree=app.glyphs.degree)
+        assert len(calls) == 1
+        (region,) = calls[0]
+        assert isinstance(region, Region) and region.height == 1
+
+
+def test_fan_jitter_inside_the_deadband_keeps_the_shown_rpm() -> None:
+    hold = FanHold()
+    first = hold.apply([Fan("fan1", 1100, 40.0), Fan("fan2", 2000, 60.0)])
+    assert [f.rpm for f in first] == [1100, 2000]
+    jitter = hold.apply([Fan("fan1", 1117, 40.0), Fan("fan2", 1975, 60.0)])
+    assert [f.rpm for f in jitter] == [1100, 2000]
+    assert within(1150, 1100) and not within(1300, 1100)
+    moved = hold.apply([Fan("fan1", 1400, 40.0), Fan("fan2", 0, 60.0)])  # faster; stalled
+    assert [f.rpm for f in moved] == [1400, 0]
+    assert moved[1].stalled
+
+
+async def test_fan_jitter_does_not_change_the_dashboard_text() -> None:
+    app = demo_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert app.snapshot is not None and app.snapshot.fans
+        thermal = screen.query_one("#thermal", TextPanel)
+        before = thermal.plain
+        fans = tuple(
+            dataclasses.replace(f, rpm=f.rpm + 15) if f.rpm else f for f in app.snapshot.fans
+        )
+        jittered = dataclasses.replace(app.snapshot, fans=fans)
+        with counting_refreshes([thermal]) as counts:
+            screen.show(jittered)  # type: ignore[attr-defined]
+        assert thermal.plain == before
+        assert counts == {"thermal": 0}
