@@ -16,6 +16,8 @@ from nastui.core.deadband import FanHold, within
 from nastui.model import Drive, Fan, HostSnapshot, IoRate, Temperature
 from nastui.ui.cells import View
 from nastui.ui.redraw import set_border_subtitle, set_border_title, set_display
+from nastui.ui.screens.dashboard import DashboardScreen
+from nastui.ui.screens.drive import DriveScreen
 from nastui.ui.screens.fleet import FleetScreen
 from nastui.ui.widgets.baygrid import BayGrid
 from nastui.ui.widgets.textpanel import TextPanel
@@ -164,3 +166,25 @@ async def test_fan_jitter_does_not_change_the_dashboard_text() -> None:
             screen.show(jittered)  # type: ignore[attr-defined]
         assert thermal.plain == before
         assert counts == {"thermal": 0}
+
+
+async def test_a_covered_screen_draws_nothing_and_catches_up_when_shown() -> None:
+    app = demo_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        dashboard = app.screen
+        assert isinstance(dashboard, DashboardScreen) and app.snapshot is not None
+        await pilot.press("enter")  # drive detail over the dashboard
+        await pilot.pause()
+        assert isinstance(app.screen, DriveScreen)
+        thermal = dashboard.query_one("#thermal", TextPanel)
+        fans = tuple(dataclasses.replace(f, rpm=(f.rpm or 0) + 900) for f in app.snapshot.fans)
+        with counting_refreshes([thermal]) as counts:
+            app.snapshot = dataclasses.replace(app.snapshot, fans=fans)
+            await pilot.pause()
+        assert counts == {"thermal": 0}
+        assert str(fans[0].rpm) not in thermal.plain
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is dashboard
+        assert str(fans[0].rpm) in thermal.plain

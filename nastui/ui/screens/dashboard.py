@@ -55,7 +55,7 @@ class DashboardScreen(GridScreen):
         self.watch(self.app, "fleet", self._fleet_changed, init=False)
 
     def _fleet_changed(self, _hosts: object) -> None:
-        if self.nas.snapshot is not None:
+        if self.nas.snapshot is not None and not self.covered():
             self.show(self.nas.snapshot)
 
     def show(self, snapshot: HostSnapshot) -> None:

@@ -36,6 +36,7 @@ TIGHT_ROWS = 30  # at this terminal height or less, the trend block keeps to thr
 class DriveScreen(NasScreen):
     """Detail of the drive in one bay."""
 
+    PAUSE_WHEN_COVERED = True
     SCREEN_NAME = "drive"
     KEYS = "Esc back  l locate  a ack  w swap  up/dn scroll"
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -27,6 +27,7 @@ from nastui.ui.widgets.textpanel import TextPanel
 class FleetScreen(NasScreen):
     """Every remote host on one line."""
 
+    PAUSE_WHEN_COVERED = True
     SCREEN_NAME = "fleet"
     KEYS = "up/dn host  Enter detail"
     DEFAULT_CSS = """
@@ -75,7 +76,8 @@ class FleetScreen(NasScreen):
         )
 
     def _fleet_changed(self, fleet: tuple[FleetHost, ...] | None) -> None:
-        self.render_fleet()
+        if not self.covered():
+            self.render_fleet()
 
     def show(self, snapshot: HostSnapshot) -> None:
         self.render_fleet()

@@ -28,6 +28,7 @@ class GridScreen(NasScreen):
         Binding("escape", "clear_filter", "clear filter", show=False),
     ]
     GRID_PANEL = "#grid-panel"
+    PAUSE_WHEN_COVERED = True
 
     def compose_filter(self) -> ComposeResult:
         """The filter input (hidden until `/`) and the selected-bay line."""
