@@ -186,5 +186,6 @@ async def test_a_covered_screen_draws_nothing_and_catches_up_when_shown() -> Non
         assert str(fans[0].rpm) not in thermal.plain
         await pilot.press("escape")
         await pilot.pause()
-        assert app.screen is dashboard
+        shown: object = app.screen
+        assert shown is dashboard
         assert str(fans[0].rpm) in thermal.plain
