@@ -29,6 +29,7 @@ from pathlib import Path
 WINDOW = float(os.environ.get("PERF_SECONDS", "60"))
 SETTLE = 4.0
 NASTUI = [sys.executable, "-m", "nastui"]
+FLEET_50 = [sys.executable, "-m", "tests.perf.fleet_app", "--hosts", "50", "--every", "10"]
 Row = Callable[..., None]
 Keys = Sequence[tuple[float, bytes]]
 
@@ -57,6 +58,8 @@ CASES = (
     Case("drive detail, failing-drive", [*NASTUI, "--scenario", "failing-drive"], ((2.0, b"\r"),)),
     Case("bays, datacenter-102", [*NASTUI, "--scenario", "datacenter-102"], ((2.0, b"b"),)),
     Case("fleet", [*NASTUI, "--demo"], ((2.0, b"H"),)),
+    Case("fleet, 50 hosts polled every 10 s", FLEET_50, ((2.0, b"H"),)),
+    Case("dashboard, 50-host fleet polled behind it", FLEET_50),
     Case("bench running", [*NASTUI, "--demo"], ((1.5, b"n"), (4.0, b"r")), "<= 1 KB/s"),
 )
 

@@ -9,13 +9,24 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from rich.console import Console
+from rich.segment import Segment
+from rich.text import Text
+from textual._compositor import ChopsUpdate
 from textual.geometry import Region
+from textual.strip import Strip
 from textual.widget import Widget
 
 from nastui.core.deadband import FanHold, within
 from nastui.model import Drive, Fan, HostSnapshot, IoRate, Temperature
 from nastui.ui.cells import View
-from nastui.ui.redraw import set_border_subtitle, set_border_title, set_display
+from nastui.ui.redraw import (
+    changed_cells,
+    render_changed_cells,
+    set_border_subtitle,
+    set_border_title,
+    set_display,
+)
 from nastui.ui.screens.dashboard import DashboardScreen
 from nastui.ui.screens.drive import DriveScreen
 from nastui.ui.screens.fleet import FleetScreen
@@ -189,3 +200,26 @@ async def test_a_covered_screen_draws_nothing_and_catches_up_when_shown() -> Non
         shown: object = app.screen
         assert shown is dashboard
         assert str(fans[0].rpm) in thermal.plain
+
+
+def test_changed_cells_spans_the_difference_as_drawn() -> None:
+    assert changed_cells(Text("fan1  1100 rpm"), Text("fan1  1160 rpm"), 80) == (8, 9)
+    assert changed_cells(Text("read 40 164kB"), Text("read 4"), 80) == (6, 13)  # blanked
+    assert changed_cells(Text("same"), Text("same "), 80) == (0, 0)
+    styled = Text("a b")
+    styled.stylize("bold", 0, 1)
+    assert changed_cells(Text("a b"), styled, 80) == (0, 80)  # another style: the whole line
+    assert changed_cells(Text("37°C x"), Text("38°C x"), 80) == (0, 80)  # not ASCII: all
+
+
+def _update(strip: Strip, x1: int, x2: int) -> str:
+    update = ChopsUpdate([{0: strip}], [(0, x1, x2)], [[strip.cell_length]])
+    return render_changed_cells(update, Console(color_system=None, width=80))
+
+
+def test_a_partial_update_starts_at_the_first_changed_cell() -> None:
+    strip = Strip([Segment("   100|"), Segment("abcdefghij")])
+    assert _update(strip, 12, 13) == "\x1b[1;13Hf"  # one cell, not the 13 before it
+    wide = Strip([Segment("ab"), Segment("漢字cd")])  # 漢 is two cells: 2-3, 字 4-5
+    assert _update(wide, 5, 7) == "\x1b[1;5H字c"  # never half a character
+    assert _update(strip, 0, 17) == "\x1b[1;1H   100|abcdefghij"
