@@ -55,24 +55,28 @@ class DashboardScreen(GridScreen):
         self.watch(self.app, "fleet", self._fleet_changed, init=False)
 
     def _fleet_changed(self, _hosts: object) -> None:
+        """A fleet poll: only the UPS lines (NUT) under the fans can change."""
         if self.nas.snapshot is not None and not self.covered():
-            self.show(self.nas.snapshot)
+            self._thermal(self.nas.snapshot)
 
     def show(self, snapshot: HostSnapshot) -> None:
         self._fit(snapshot)
         super().show(snapshot)
-        glyphs, limits = self.nas.glyphs, self.nas.limits
+        glyphs = self.nas.glyphs
         self.query_one("#pools", TextPanel).show(lambda w: _pools(snapshot, w, glyphs))
-        fleet = self.nas.fleet or ()
-        held = dataclasses.replace(snapshot, fans=self.fan_hold.apply(snapshot.fans))
-        self.query_one("#thermal", TextPanel).show(
-            lambda w: thermal_text(held, limits, w, glyphs) + nut_lines(fleet, w, glyphs)
-        )
+        self._thermal(snapshot)
         alerts = self.query_one("#alerts", TextPanel)
         alerts.show(
             lambda w: alerts_text(
                 snapshot, max(ALERT_LINES, alerts.content_region.height), w, glyphs
             )
+        )
+
+    def _thermal(self, snapshot: HostSnapshot) -> None:
+        glyphs, limits, fleet = self.nas.glyphs, self.nas.limits, self.nas.fleet or ()
+        held = dataclasses.replace(snapshot, fans=self.fan_hold.apply(snapshot.fans))
+        self.query_one("#thermal", TextPanel).show(
+            lambda w: thermal_text(held, limits, w, glyphs) + nut_lines(fleet, w, glyphs)
         )
 
     def on_resize(self) -> None:

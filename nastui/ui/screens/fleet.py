@@ -87,11 +87,13 @@ class FleetScreen(NasScreen):
         now = self.nas.session.clock.now()
         hosts = self._hosts()
         rows = fleet_rows(hosts, now, degree=self.nas.glyphs.degree)
+        same = bool(rows) and rows == self._rows  # the table as drawn: only the ages below tick
         self._rows, self._hosts_shown = rows, hosts
         self.selected = min(self.selected, max(0, len(rows) - 1))
-        self._draw()
+        self._draw(table=not same)
 
-    def _draw(self) -> None:
+    def _draw(self, *, table: bool = True) -> None:
+        """Draw the table (unless `table` is False: it has not changed) and the selected host."""
         rows, glyphs = self._rows, self.nas.glyphs
         panel = self.query_one("#fleet-panel")
         head = self.query_one("#fleet-head", TextPanel)
@@ -104,11 +106,12 @@ class FleetScreen(NasScreen):
             body.show(lambda w: Text(""))
             set_display(chosen, False)
             return
-        set_border_title(panel, f"fleet: {fleet_summary(rows)}")
-        set_display(chosen, True)
-        self._fit_table()
-        head.show(lambda w: header_line(plan_columns(rows, w)))
-        body.show(lambda w: table_lines(rows, self.selected, w, glyphs))
+        if table:
+            set_border_title(panel, f"fleet: {fleet_summary(rows)}")
+            set_display(chosen, True)
+            self._fit_table()
+            head.show(lambda w: header_line(plan_columns(rows, w)))
+            body.show(lambda w: table_lines(rows, self.selected, w, glyphs))
         row, host = rows[self.selected], self._hosts_shown[self.selected]
         set_border_title(chosen, f"host {self.selected + 1} of {len(rows)}")
         chosen.show(
