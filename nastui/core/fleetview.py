@@ -62,7 +62,7 @@ class FleetRow:
             `pick_form` chooses one for a column width.
         ups: the UPS state, "online 100% 42 min" or "ON BATTERY 63% 12 min"; "" without one.
         ups_short: the same for a narrow column: "online 100% 42m", "ON BATT 63% 12m".
-        contact: when the host last answered: "12 s ago", "3 h ago", "never".
+        contact: when the host last answered, by the minute: "<1 min ago", "3 h ago", "never".
         stale: the drive, pool and UPS texts come from an earlier poll (the last one failed).
         problem: the one line to read first: the poll error, else the worst alert; "" if none.
         drives: how many drives the host reports (0 for a UPS, or before any answer).
@@ -85,13 +85,17 @@ class FleetRow:
     drives: int = 0
 
 
-def contact_age(last_contact: float | None, now: float) -> str:
-    """How long ago a host answered: "12 s ago", "5 min ago", "3 h ago"; "never"."""
+def contact_age(last_contact: float | None, now: float, *, coarse: bool = False) -> str:
+    """How long ago a host answered: "12 s ago", "5 min ago", "3 h ago"; "never".
+
+    `coarse` (the fleet table's rows) says "<1 min ago" for the first minute, so a row does not
+    change on every tick; the selected host's own lines keep the seconds.
+    """
     if last_contact is None:
         return "never"
     seconds = max(0.0, now - last_contact)
     if seconds < 60:
-        return f"{seconds:.0f} s ago"
+        return "<1 min ago" if coarse else f"{seconds:.0f} s ago"
     return units.age(seconds)
 
 
@@ -223,7 +227,7 @@ def fleet_row(host: FleetHost, now: float, *, degree: str = "°") -> FleetRow:
         profile=host.profile,
         health=health,
         status=_status(host, health),
-        contact=contact_age(host.last_contact, now),
+        contact=contact_age(host.last_contact, now, coarse=True),
         stale=host.snapshot is not None and not host.reachable,
         problem=_problem(host),
     )

@@ -28,6 +28,7 @@ from nastui.history.db import History
 from nastui.model import FleetHost, HostSnapshot, LedState, Thresholds
 from nastui.session import Session, attach_history
 from nastui.ui.asciiwire import ascii_driver
+from nastui.ui.redraw import install_changed_cells_only
 from nastui.ui.screens.bays import BaysScreen
 from nastui.ui.screens.bench import BenchScreen
 from nastui.ui.screens.bench_source import BenchSource
@@ -131,6 +132,7 @@ class NastuiApp(App[int]):
             history_loader: opens the history after the first frame (the session has none yet).
         """
         super().__init__(ansi_color=True)
+        install_changed_cells_only()  # a partial update writes the changed cells, no more
         self._history_loader = history_loader
         self.session = session
         self.bench_source = bench_source

@@ -12,7 +12,7 @@ import subprocess
 import sys
 import time
 
-from tests.perf import bench_perf, drives_perf, fleet_perf
+from tests.perf import bench_perf, drives_perf, fleet_perf, screens_perf
 from tests.perf.grid_update import measure, summary
 from tests.perf.harness import PtyFigures, ptybytes, steady_cpu_percent, time_to_full_frame
 
@@ -138,6 +138,8 @@ def main() -> int:
     grid()
     print()
     tui()
+    print()
+    screens_perf.report(_row)
     print()
     bench_perf.bench()
     return 0

@@ -91,6 +91,12 @@ def test_contact_age(last: float | None, expected: str) -> None:
     assert contact_age(last, NOW) == expected
 
 
+def test_coarse_contact_age_changes_by_the_minute() -> None:
+    assert {contact_age(NOW - s, NOW, coarse=True) for s in (0, 12, 59.4)} == {"<1 min ago"}
+    assert contact_age(NOW - 300, NOW, coarse=True) == "5 min ago"
+    assert contact_age(None, NOW, coarse=True) == "never"
+
+
 def test_ups_texts_full_and_compact() -> None:
     online = Ups("ups", UpsStatus.ONLINE, charge_percent=100.0, runtime_s=42 * 60)
     battery = Ups("ups", UpsStatus.ON_BATTERY, charge_percent=63.4, runtime_s=12 * 60)
@@ -169,7 +175,8 @@ def test_reachable_host_rolls_up_its_alerts_hottest_drive_and_pools() -> None:
     assert row.pools == "tank ONLINE, cold DEGRADED"
     assert row.pool_forms[0] == row.pools
     assert row.ups == ""
-    assert row.contact == "12 s ago"
+    assert row.contact == "<1 min ago"  # by the minute: a row does not change every tick
+    assert fleet_row(host(snapshot), NOW + 40) == row
     assert row.problem == "cold: pool DEGRADED"
     assert row.drives == 3
     assert not row.stale

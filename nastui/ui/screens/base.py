@@ -3,7 +3,7 @@ hands each new snapshot to the screen's widgets."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -42,10 +42,19 @@ def key_bar(keys: str, width: int) -> Text:
 
 
 class NasScreen(Screen[None]):
-    """Base screen: title, body (from `compose_body`), key bar; `show` gets every snapshot."""
+    """Base screen: title, body (from `compose_body`), key bar; `show` gets every snapshot.
+
+    A screen with `PAUSE_WHEN_COVERED` draws nothing while it is out of sight (another mode is
+    shown, or a full screen is pushed over it) and catches up when it shows again: a screen
+    under another one still costs bytes, since Textual repaints the top screen wherever one
+    below it changed. Screens that act on each snapshot (the swap follows the pull and insert)
+    leave it False.
+    """
 
     SCREEN_NAME = "nastui"
     KEYS = ""
+    PAUSE_WHEN_COVERED: ClassVar[bool] = False
+    _owed = False
 
     @property
     def nas(self) -> NastuiApp:
@@ -65,6 +74,23 @@ class NasScreen(Screen[None]):
         self.query_one("#keys", TextPanel).show(lambda w: key_bar(self.KEYS, w))
         self.watch(self.app, "snapshot", self._snapshot_changed, init=True)
 
+    def covered(self) -> bool:
+        """True (and a redraw owed for when it shows again) if this screen pauses while out of
+        sight and is: not in the shown stack, or under another full screen."""
+        if not self.PAUSE_WHEN_COVERED:
+            return False
+        stack = self.app.screen_stack
+        hidden = self not in stack or any(
+            isinstance(s, NasScreen) for s in stack[stack.index(self) + 1 :]
+        )
+        self._owed = self._owed or hidden
+        return hidden
+
+    def on_screen_resume(self) -> None:
+        if self._owed and not self.covered():
+            self._owed = False
+            self._snapshot_changed(self.nas.snapshot)
+
     def title_note(self) -> str:
         """What the top line says beside the host (an active filter); screens override."""
         return ""
@@ -78,6 +104,8 @@ class NasScreen(Screen[None]):
         )
 
     def _snapshot_changed(self, snapshot: HostSnapshot | None) -> None:
+        if self.covered():
+            return
         self.refresh_title()
         if snapshot is not None:
             self.show(snapshot)

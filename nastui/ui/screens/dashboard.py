@@ -3,6 +3,7 @@ NUT, `[[ups]]`), and the alerts strip."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
 from rich.text import Text
@@ -10,6 +11,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 
 from nastui.core.assess import ups_health
+from nastui.core.deadband import FanHold
 from nastui.core.fleetview import ups_text
 from nastui.core.glyphs import Glyphs
 from nastui.model import FleetHost, Health, HostSnapshot
@@ -41,6 +43,10 @@ class DashboardScreen(GridScreen):
         yield TextPanel(id="alerts", classes="panel")
         yield from self.compose_filter()
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.fan_hold = FanHold()  # fan RPM jitter inside the deadband is not redrawn
+
     def on_mount(self) -> None:
         super().on_mount()
         self.query_one("#pools").border_title = "pools"
@@ -52,23 +58,28 @@ class DashboardScreen(GridScreen):
         self.watch(self.app, "fleet", self._fleet_changed, init=False)
 
     def _fleet_changed(self, _hosts: object) -> None:
-        if self.nas.snapshot is not None:
-            self.show(self.nas.snapshot)
+        """A fleet poll: only the UPS lines (NUT) under the fans can change."""
+        if self.nas.snapshot is not None and not self.covered():
+            self._thermal(self.nas.snapshot)
 
     def show(self, snapshot: HostSnapshot) -> None:
         self._fit(snapshot)
         super().show(snapshot)
-        glyphs, limits = self.nas.glyphs, self.nas.limits
+        glyphs = self.nas.glyphs
         self.query_one("#pools", TextPanel).show(lambda w: _pools(snapshot, w, glyphs))
-        fleet = self.nas.fleet or ()
-        self.query_one("#thermal", TextPanel).show(
-            lambda w: thermal_text(snapshot, limits, w, glyphs) + nut_lines(fleet, w, glyphs)
-        )
+        self._thermal(snapshot)
         alerts = self.query_one("#alerts", TextPanel)
         alerts.show(
             lambda w: alerts_text(
                 snapshot, max(ALERT_LINES, alerts.content_region.height), w, glyphs
             )
+        )
+
+    def _thermal(self, snapshot: HostSnapshot) -> None:
+        glyphs, limits, fleet = self.nas.glyphs, self.nas.limits, self.nas.fleet or ()
+        held = dataclasses.replace(snapshot, fans=self.fan_hold.apply(snapshot.fans))
+        self.query_one("#thermal", TextPanel).show(
+            lambda w: thermal_text(held, limits, w, glyphs) + nut_lines(fleet, w, glyphs)
         )
 
     def on_resize(self) -> None:

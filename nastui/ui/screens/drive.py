@@ -44,6 +44,7 @@ TIGHT_ROWS = 30  # at this terminal height or less, the trend block keeps to thr
 class DriveScreen(NasScreen):
     """Detail of the drive in one bay, or of one drive that is in no bay."""
 
+    PAUSE_WHEN_COVERED = True
     SCREEN_NAME = "drive"
     KEYS = "Esc back  [ ] prev/next drive  l locate  a ack  w swap  up/dn scroll"
     BINDINGS: ClassVar[list[BindingType]] = [

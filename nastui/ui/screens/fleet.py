@@ -17,6 +17,7 @@ from textual.containers import Vertical, VerticalScroll
 
 from nastui.core.fleetview import FleetRow, fleet_rows, fleet_summary
 from nastui.model import FleetHost, HostSnapshot
+from nastui.ui.redraw import set_border_title, set_display
 from nastui.ui.render.fleet import NO_HOSTS, header_line, plan_columns, selected_text, table_lines
 from nastui.ui.screens.base import NasScreen
 from nastui.ui.screens.fleet_host import FleetHostScreen
@@ -26,6 +27,7 @@ from nastui.ui.widgets.textpanel import TextPanel
 class FleetScreen(NasScreen):
     """Every remote host on one line."""
 
+    PAUSE_WHEN_COVERED = True
     SCREEN_NAME = "fleet"
     KEYS = "up/dn host  Enter detail"
     DEFAULT_CSS = """
@@ -74,7 +76,8 @@ class FleetScreen(NasScreen):
         )
 
     def _fleet_changed(self, fleet: tuple[FleetHost, ...] | None) -> None:
-        self.render_fleet()
+        if not self.covered():
+            self.render_fleet()
 
     def show(self, snapshot: HostSnapshot) -> None:
         self.render_fleet()
@@ -84,11 +87,13 @@ class FleetScreen(NasScreen):
         now = self.nas.session.clock.now()
         hosts = self._hosts()
         rows = fleet_rows(hosts, now, degree=self.nas.glyphs.degree)
+        same = bool(rows) and rows == self._rows  # the table as drawn: only the ages below tick
         self._rows, self._hosts_shown = rows, hosts
         self.selected = min(self.selected, max(0, len(rows) - 1))
-        self._draw()
+        self._draw(table=not same)
 
-    def _draw(self) -> None:
+    def _draw(self, *, table: bool = True) -> None:
+        """Draw the table (unless `table` is False: it has not changed) and the selected host."""
         rows, glyphs = self._rows, self.nas.glyphs
         panel = self.query_one("#fleet-panel")
         head = self.query_one("#fleet-head", TextPanel)
@@ -96,18 +101,19 @@ class FleetScreen(NasScreen):
         chosen = self.query_one("#fleet-selected", TextPanel)
         if not rows:
             empty = self.nas.session.fleet is None
-            panel.border_title = "fleet"
+            set_border_title(panel, "fleet")
             head.show(lambda w: Text(NO_HOSTS if empty else "polling the fleet...", style="dim"))
             body.show(lambda w: Text(""))
-            chosen.display = False
+            set_display(chosen, False)
             return
-        panel.border_title = f"fleet: {fleet_summary(rows)}"
-        chosen.display = True
-        self._fit_table()
-        head.show(lambda w: header_line(plan_columns(rows, w)))
-        body.show(lambda w: table_lines(rows, self.selected, w, glyphs))
+        if table:
+            set_border_title(panel, f"fleet: {fleet_summary(rows)}")
+            set_display(chosen, True)
+            self._fit_table()
+            head.show(lambda w: header_line(plan_columns(rows, w)))
+            body.show(lambda w: table_lines(rows, self.selected, w, glyphs))
         row, host = rows[self.selected], self._hosts_shown[self.selected]
-        chosen.border_title = f"host {self.selected + 1} of {len(rows)}"
+        set_border_title(chosen, f"host {self.selected + 1} of {len(rows)}")
         chosen.show(
             lambda w: selected_text(row, host, max(3, chosen.content_region.height), w, glyphs)
         )

@@ -24,6 +24,7 @@ SECTIONS = ("host", "alerts", "drives", "pools", "ups")
 class FleetHostScreen(NasScreen):
     """Detail of one fleet host."""
 
+    PAUSE_WHEN_COVERED = True
     SCREEN_NAME = "fleet host"
     KEYS = "Esc back  up/dn scroll"
     DEFAULT_CSS = """
@@ -54,7 +55,8 @@ class FleetHostScreen(NasScreen):
         return next((h for h in self.nas.fleet or () if h.name == self.host_name), None)
 
     def _fleet_changed(self, fleet: tuple[FleetHost, ...] | None) -> None:
-        self.render_host()
+        if not self.covered():
+            self.render_host()
 
     def show(self, snapshot: HostSnapshot) -> None:
         self.render_host()

@@ -30,6 +30,7 @@ class GridScreen(NasScreen):
         Binding("D", "drives", "every drive"),
     ]
     GRID_PANEL = "#grid-panel"
+    PAUSE_WHEN_COVERED = True
 
     def compose_filter(self) -> ComposeResult:
         """The filter input (hidden until `/`) and the selected-bay line."""

@@ -34,6 +34,7 @@ PAST_SCANS = 5
 class PoolsScreen(NasScreen):
     """Every pool in detail, and the scrub actions."""
 
+    PAUSE_WHEN_COVERED = True
     SCREEN_NAME = "pools"
     KEYS = "tab pool  s scrub  z pause  x stop"
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -220,9 +220,12 @@ class BayGrid(ScrollView, can_focus=True):
         for slot in snap.slots:
             drive = drives.get(slot.drive) if slot.drive else None
             cell = make_cell(snap, slot, drive, inputs.view, inputs.limits, degree=inputs.degree)
-            if self._cells.get(slot.bay) != cell:
-                self._cells[slot.bay] = cell
+            before = self._cells.get(slot.bay)
+            self._cells[slot.bay] = cell
+            if before is None or before.style != cell.style:
                 self._refresh_cell(slot.bay)
+            elif before != cell:
+                self._refresh_cell(slot.bay, self._changed_lines(before, cell))
         if self._filter:
             matches = self._match(self._filter)
             if matches != self._matches:
@@ -245,17 +248,33 @@ class BayGrid(ScrollView, can_focus=True):
                 found.add(slot.bay)
         return frozenset(found)
 
-    def _refresh_cell(self, bay: int) -> None:
+    def _changed_lines(self, before: Cell, after: Cell) -> tuple[int, ...]:
+        """The lines of a cell whose drawn text differs (compared as drawn: a value the cell
+        is too narrow or too short to show does not count)."""
+        geometry = self._geometry
+        if geometry is None:
+            return ()
+        return tuple(
+            sub
+            for sub in range(geometry.cell_height)
+            if self._drawn(before, sub, geometry) != self._drawn(after, sub, geometry)
+        )
+
+    @classmethod
+    def _drawn(cls, cell: Cell, sub: int, geometry: GridGeometry) -> str:
+        width = geometry.cell_width
+        return cls._cell_text(cell, sub, geometry)[:width].ljust(width)
+
+    def _refresh_cell(self, bay: int, subs: tuple[int, ...] | None = None) -> None:
+        """Repaint bay `bay`: every line of its cell, or only the lines `subs`."""
         geometry = self._geometry
         if geometry is None or bay not in geometry.slots:
             return
         slot = geometry.slots[bay]
-        for y in range(slot.y, slot.y + geometry.cell_height):
-            self._strips.pop(y, None)
         scroll_x, scroll_y = self.scroll_offset
-        self.refresh(
-            Region(slot.x - scroll_x, slot.y - scroll_y, geometry.outer, geometry.cell_height)
-        )
+        for sub in range(geometry.cell_height) if subs is None else subs:
+            self._strips.pop(slot.y + sub, None)
+            self.refresh(Region(slot.x - scroll_x, slot.y + sub - scroll_y, geometry.outer, 1))
 
     def _reveal(self, bay: int) -> None:
         geometry = self._geometry

@@ -17,6 +17,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from nastui.bench.chart import LABEL_W, Cell, Chart
+from nastui.ui.redraw import changed_cells
 
 ROLE_STYLE = {
     "bar": Style(color="cyan"),
@@ -59,8 +60,9 @@ class BenchChart(Widget):
         """Show `chart` under `title`; refresh only what differs from what is on screen."""
         old_rows, old_labels = self.rows, self.labels
         if title != self.title:
+            start, end = changed_cells(self.title, title, self.size.width)
             self.title = title
-            self._dirty(0, 0, self.size.width)
+            self._dirty(0, start, end)
         self.axis = axis
         self.labels, self.rows = chart.labels, chart.rows
         if len(chart.rows) != len(old_rows) or chart.labels != old_labels:

@@ -18,6 +18,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from nastui.core.glyphs import ascii_char
+from nastui.ui.redraw import changed_cells
 
 Builder = Callable[[int], Text]
 
@@ -135,7 +136,9 @@ class TextPanel(Widget):
         for y, (new_line, old_line) in enumerate(zip(lines, old, strict=True)):
             if new_line != old_line:
                 self._strips.pop(y, None)
-                self.refresh(Region(0, y, self.size.width, 1))
+                start, end = changed_cells(old_line, new_line, self.size.width)
+                if end > start:
+                    self.refresh(Region(start, y, end - start, 1))
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return len(self._lines)
