@@ -16,6 +16,7 @@ removed in the fixture's teardown whatever happens. Needs root, btrfs and loop (
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import subprocess
 import time
@@ -70,29 +71,27 @@ def _needs() -> None:
         (pytest.fail if STRICT else pytest.skip)("btrfs on loop devices needs root")
 
 
-def _teardown(mnt: Path, loops: list[str], mounted: bool) -> None:
-    if mounted:
-        quiet("btrfs", "replace", "cancel", str(mnt))
-        quiet("btrfs", "scrub", "cancel", str(mnt))
-        for _ in range(20):
-            if (
-                subprocess.run(["umount", str(mnt)], check=False, capture_output=True).returncode
-                == 0
-            ):
-                break
-            time.sleep(0.5)
-        else:
-            quiet("umount", "-l", str(mnt))
-    for loop in loops:
-        quiet("losetup", "-d", loop)
+def _unmount(mnt: Path) -> None:
+    quiet("btrfs", "replace", "cancel", str(mnt))
+    quiet("btrfs", "scrub", "cancel", str(mnt))
+    for _ in range(20):
+        if subprocess.run(["umount", str(mnt)], check=False, capture_output=True).returncode == 0:
+            return
+        time.sleep(0.5)
+    quiet("umount", "-l", str(mnt))
 
 
-@pytest.fixture
-def lab(tmp_path: Path) -> Iterator[Lab]:
+@contextlib.contextmanager
+def raid1_on_loops(
+    tmp_path: Path, name: str, fill: Callable[[Path], None]
+) -> Iterator[tuple[Path, list[Path], list[str], str]]:
+    """A btrfs RAID1 of two 1 GiB loop devices (a third one attached, unused), mounted and
+    filled by `fill`: (mount point, images, loop devices, uuid). Everything is unmounted and
+    detached afterwards, whatever happens (leaked loop devices pile up)."""
     _needs()
     mnt = tmp_path / "mnt"
     mnt.mkdir()
-    images = [tmp_path / f"disk{i}.img" for i in range(3)]
+    images = [tmp_path / f"{name}{os.getpid()}-{i}.img" for i in range(3)]
     loops: list[str] = []
     mounted = False
     try:
@@ -100,18 +99,31 @@ def lab(tmp_path: Path) -> Iterator[Lab]:
             with image.open("wb") as f:
                 f.truncate(1024 * MIB)
             loops.append(sh("losetup", "-f", "--show", str(image)).strip())
-        label = f"nastui-it-{os.getpid()}"
+        label = f"nastui-{name}-{os.getpid()}"
         sh("mkfs.btrfs", "-f", "-q", "-L", label, "-d", "raid1", "-m", "raid1", *loops[:2])
         sh("mount", loops[0], str(mnt))
         mounted = True
-        with (mnt / "data").open("wb") as f:
-            for _ in range(DATA_MIB):
-                f.write(os.urandom(MIB))
+        fill(mnt)
         os.sync()
         uuid = sh("btrfs", "filesystem", "show", "--raw", str(mnt)).split("uuid: ")[1].split()[0]
-        yield Lab(mnt, images, loops, uuid)
+        yield mnt, images, loops, uuid
     finally:
-        _teardown(mnt, loops, mounted)
+        if mounted:
+            _unmount(mnt)
+        for loop in loops:
+            quiet("losetup", "-d", loop)
+
+
+def _data(mnt: Path) -> None:
+    with (mnt / "data").open("wb") as f:
+        for _ in range(DATA_MIB):
+            f.write(os.urandom(MIB))
+
+
+@pytest.fixture
+def lab(tmp_path: Path) -> Iterator[Lab]:
+    with raid1_on_loops(tmp_path, "it", _data) as (mnt, images, loops, uuid):
+        yield Lab(mnt, images, loops, uuid)
 
 
 def ours(collector: PoolCollector, lab: Lab) -> Pool:

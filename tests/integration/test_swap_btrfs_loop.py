@@ -32,7 +32,7 @@ from nastui.core.swapnames import Stage, stable_disk
 from nastui.core.swapplan import make_plan
 from nastui.core.swapstate import DriveRef, Swap, SwapPhase, advance
 from nastui.model import BaySlot, Drive, DriveIdentity, HostSnapshot, PoolKind
-from tests.conftest import STRICT, require_tool
+from tests.integration.test_btrfs_loop import quiet, raid1_on_loops, sh
 
 pytestmark = pytest.mark.integration
 
@@ -52,64 +52,19 @@ class Lab:
     sums: dict[str, str]
 
 
-def sh(*argv: str) -> str:
-    return subprocess.run(argv, check=True, capture_output=True, text=True, timeout=120).stdout
-
-
-def quiet(*argv: str) -> None:
-    subprocess.run(argv, check=False, capture_output=True, timeout=120)
-
-
-def _needs() -> None:
-    for tool, package in (("btrfs", "btrfs-progs"), ("mkfs.btrfs", "btrfs-progs")):
-        require_tool(tool, package)
-    require_tool("losetup", "util-linux")
-    if os.geteuid() != 0:
-        (pytest.fail if STRICT else pytest.skip)("btrfs on loop devices needs root")
-
-
-def _unmount(mnt: Path) -> None:
-    quiet("btrfs", "replace", "cancel", str(mnt))
-    quiet("btrfs", "scrub", "cancel", str(mnt))
-    for _ in range(20):
-        if subprocess.run(["umount", str(mnt)], check=False, capture_output=True).returncode == 0:
-            return
-        time.sleep(0.5)
-    quiet("umount", "-l", str(mnt))
-
-
 def _sums(mnt: Path) -> dict[str, str]:
     return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(mnt.glob("f*"))}
 
 
+def _files(mnt: Path) -> None:
+    for i in range(FILES):
+        (mnt / f"f{i:02d}").write_bytes(os.urandom(FILE_MIB * MIB))
+
+
 @pytest.fixture
 def lab(tmp_path: Path) -> Iterator[Lab]:
-    _needs()
-    mnt = tmp_path / "mnt"
-    mnt.mkdir()
-    images = [tmp_path / f"swap{os.getpid()}-{i}.img" for i in range(3)]
-    loops: list[str] = []
-    mounted = False
-    try:
-        for image in images:
-            with image.open("wb") as f:
-                f.truncate(1024 * MIB)
-            loops.append(sh("losetup", "-f", "--show", str(image)).strip())
-        label = f"nastui-swap-{os.getpid()}"
-        sh("mkfs.btrfs", "-f", "-q", "-L", label, "-d", "raid1", "-m", "raid1", *loops[:2])
-        sh("mount", loops[0], str(mnt))
-        mounted = True
-        for i in range(FILES):
-            (mnt / f"f{i:02d}").write_bytes(os.urandom(FILE_MIB * MIB))
-        os.sync()
-        sums = _sums(mnt)
-        uuid = sh("btrfs", "filesystem", "show", "--raw", str(mnt)).split("uuid: ")[1].split()[0]
-        yield Lab(mnt, images, loops, uuid, sums)
-    finally:
-        if mounted:
-            _unmount(mnt)
-        for loop in loops:
-            quiet("losetup", "-d", loop)
+    with raid1_on_loops(tmp_path, "swap", _files) as (mnt, images, loops, uuid):
+        yield Lab(mnt, images, loops, uuid, _sums(mnt))
 
 
 def loop_drive(loop: str) -> Drive:
