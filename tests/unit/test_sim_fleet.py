@@ -70,7 +70,7 @@ def test_healthy_fleet_is_ok_but_offsite_which_stopped_answering() -> None:
     assert "no answer from 192.0.2.40:161 within 2 s" in offsite.error
     assert offsite.snapshot is not None and offsite.snapshot.taken_at == offsite.last_contact
     assert rows["offsite"].contact == "3 h ago"
-    assert rows["backup-nas"].contact == "12 s ago"
+    assert rows["backup-nas"].contact == "<1 min ago"  # by the minute: fewer redraws
     assert rows["ups-rack"].ups.startswith("online 100%")
 
 
