@@ -7,7 +7,6 @@ advances a copy on the snapshot (pure), without the swap's write side or the gua
 
 from __future__ import annotations
 
-import functools
 import os
 import tempfile
 from collections.abc import Sequence
@@ -26,24 +25,35 @@ from nastui.sim import SimBackend
 def swap_dir(session: Session) -> Path:
     """The state directory the swap of this source is kept in: the demo's own state directory
     on the simulator (never the machine's), or a directory of this process's when the demo
-    keeps no state (no HOME, XDG_STATE_HOME or NASTUI_STATE_DIR: tests, screenshots)."""
+    keeps no state (no HOME, XDG_STATE_HOME or NASTUI_STATE_DIR: tests, screenshots), made
+    when a swap is first written there."""
+    kept = _kept_dir(session)
+    if kept is not None:
+        return kept
+    _SCRATCH.append(Path(tempfile.mkdtemp(prefix="nastui-demo-")))
+    return _SCRATCH[0]
+
+
+# A stateless demo's swap lives for the process only: its directory, once one is written.
+_SCRATCH: list[Path] = []
+
+
+def _kept_dir(session: Session) -> Path | None:
+    """Where a swap of this source may already be kept; None for a stateless demo that has not
+    written one, so readers (`status`, every daemon cycle) never make a directory."""
     if isinstance(session.backend, SimBackend):
         if session.state_dir is not None:
             return session.state_dir
-        return _scratch()
+        return _SCRATCH[0] if _SCRATCH else None
     return state_dir(os.environ, os.geteuid())
-
-
-@functools.cache
-def _scratch() -> Path:
-    return Path(tempfile.mkdtemp(prefix="nastui-demo-"))
 
 
 def status_view(session: Session, snapshot: HostSnapshot) -> tuple[list[str], bool]:
     """Lines on the swap in progress (none without one) and whether it is CRITICAL (a wrong
     pull, another member down). Reads the swap file, writes nothing."""
+    kept = _kept_dir(session)
     try:
-        swap = SwapStore(swap_dir(session)).load()
+        swap = SwapStore(kept).load() if kept is not None else None
     except OSError:
         return ["swap: the swap file cannot be read: `nastui swap` says why"], False
     if swap is None or not swap.active:
@@ -61,8 +71,9 @@ def alerts_with_swap(
     """The daemon's alerts with the swap's emergencies (`nastui.core.swapalerts`): a wrong
     pull, another member down. Reads the swap file, writes nothing; a swap file that cannot be
     read leaves the alerts as they are and says why (the second item, None when all is well)."""
+    kept = _kept_dir(session)
     try:
-        swap = SwapStore(swap_dir(session)).load()
+        swap = SwapStore(kept).load() if kept is not None else None
     except OSError as exc:
         return list(alerts), f"swap: {exc}"
     if swap is None:
@@ -73,7 +84,8 @@ def alerts_with_swap(
 def swap_records(session: Session) -> list[dict[str, Any]]:
     """The finished swaps of this source, oldest first (none when the log cannot be read:
     `nastui swap log` says why)."""
+    kept = _kept_dir(session)
     try:
-        return SwapStore(swap_dir(session)).log()
+        return SwapStore(kept).log() if kept is not None else []
     except OSError:
         return []

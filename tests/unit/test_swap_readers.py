@@ -1,0 +1,31 @@
+"""Reading a swap never makes a directory: `status` and every daemon cycle ask for it."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from nastui.daemon import swapstatus
+from nastui.session import Source, open_session
+
+
+def test_a_stateless_demo_reads_no_swap_and_makes_no_directory(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(swapstatus, "_SCRATCH", [])
+    made: list[str] = []
+
+    def mkdtemp(**kw: str) -> str:
+        made.append("dir")
+        return "/nonexistent"
+
+    monkeypatch.setattr(tempfile, "mkdtemp", mkdtemp)
+    session = open_session(Source(demo=True, scenario="failing-drive"), {})
+    snapshot = session.backend.snapshot()  # type: ignore[attr-defined]
+    assert swapstatus.status_view(session, snapshot) == ([], False)
+    assert swapstatus.alerts_with_swap(session, snapshot, [])[0] == []
+    assert swapstatus.swap_records(session) == []
+    assert made == []
+    assert swapstatus.swap_dir(session) == Path("/nonexistent") and made == ["dir"]
