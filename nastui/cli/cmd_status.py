@@ -20,7 +20,7 @@ from nastui.cli.statusview import FullIn, render_status, status_data
 from nastui.core import perfdata
 from nastui.core.assess import overall
 from nastui.core.capacity import WINDOW_S, metric, time_to_full
-from nastui.daemon.swapstatus import status_view
+from nastui.daemon.swapstatus import swap_view
 from nastui.history.db import HistoryError
 from nastui.model import HostSnapshot
 from nastui.session import Session, Source, history_for, open_or_explain
@@ -66,7 +66,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     snapshot = asyncio.run(session.poll())
     limits = session.config.thresholds
     filling = full_in(session, snapshot, bool(args.demo))
-    swap_lines, swap_critical = status_view(session, snapshot)
+    snapshot, swap_lines, swap_critical = swap_view(session, snapshot)
     if args.json:
         write_json({**status_data(snapshot, limits, filling), "swap": swap_lines}, out)
     else:

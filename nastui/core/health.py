@@ -174,6 +174,28 @@ def _attribute_reasons(
             yield reason
 
 
+# The attribute findings last worked out for each drive, with what they were worked out from.
+# SMART is read every few minutes and the verdict asked for every few seconds: the findings
+# are worked out again only when a read (or a limit, an acknowledgement, a baseline) changed.
+_ATTRIBUTE_MEMO: dict[str, tuple[tuple[object, ...], tuple[Reason, ...]]] = {}
+_MEMO_LIMIT = 4096
+
+
+def attribute_findings(
+    drive: Drive, limits: Thresholds, baseline: Mapping[int, int]
+) -> tuple[Reason, ...]:
+    """The findings of `drive`'s attribute table against `limits` and `baseline`."""
+    inputs = (drive.attributes, drive.identity, drive.acks, limits, dict(baseline))
+    last = _ATTRIBUTE_MEMO.get(drive.key)
+    if last is not None and last[0] == inputs:
+        return last[1]
+    found = tuple(_attribute_reasons(drive, limits, baseline))
+    if len(_ATTRIBUTE_MEMO) >= _MEMO_LIMIT:
+        _ATTRIBUTE_MEMO.clear()
+    _ATTRIBUTE_MEMO[drive.key] = (inputs, found)
+    return found
+
+
 def _nvme_reasons(nvme: NvmeHealth, limits: Thresholds) -> Iterator[Reason]:
     if nvme.critical_warning:
         bits = [text for bit, text in _NVME_WARNING_BITS if nvme.critical_warning & bit]
@@ -331,7 +353,7 @@ def drive_verdict(
         reasons.append(
             Reason(Health.CRITICAL, "SMART overall-health self-assessment: FAILED", "smart")
         )
-    reasons += _attribute_reasons(drive, limits, baseline or {})
+    reasons += attribute_findings(drive, limits, baseline or {})
     if drive.nvme is not None:
         reasons += _nvme_reasons(drive.nvme, limits)
     if drive.scsi is not None:

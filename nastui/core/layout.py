@@ -89,6 +89,38 @@ def match_binding(
     return None
 
 
+class _MatchIndex:
+    """Which drives a binding could match, found by what it names instead of by trying every
+    drive (a 102-bay box has 10,000 binding and drive pairs, asked every few seconds)."""
+
+    def __init__(self, drives: tuple[Drive, ...], enclosure_slots: Mapping[str, str]) -> None:
+        self._found: dict[tuple[str, str], list[int]] = {}
+        for i, drive in enumerate(drives):
+            if drive.identity.serial:
+                self._add(("serial", drive.identity.serial.lower()), i)
+            for name in drive.by_id:
+                self._add(("by_id", name), i)
+            if drive.by_path:
+                self._add(("by_path", drive.by_path), i)
+            if enclosure := enclosure_slots.get(drive.key):
+                self._add(("enclosure", enclosure), i)
+
+    def _add(self, key: tuple[str, str], i: int) -> None:
+        self._found.setdefault(key, []).append(i)
+
+    def candidates(self, binding: BayBinding) -> list[int]:
+        """Indices of the drives `binding` names by any of its matchers, in ascending order
+        (a superset of those `match_binding` accepts)."""
+        keys = (
+            ("serial", binding.serial.strip().lower() if binding.serial else ""),
+            ("by_id", _strip(binding.by_id, _BY_ID_DIR) if binding.by_id else ""),
+            ("by_path", _strip(binding.by_path, _BY_PATH_DIR) if binding.by_path else ""),
+            ("enclosure", binding.enclosure or ""),
+        )
+        found = {i for key in keys if key[1] for i in self._found.get(key, ())}
+        return sorted(found)
+
+
 def assign_bays(
     chassis: Chassis,
     drives: Iterable[Drive],
@@ -121,13 +153,17 @@ def assign_bays(
     placed: dict[int, tuple[str, MappedBy]] = {}
     used: set[str] = set()
     expected: dict[int, str] = {}
+    index = _MatchIndex(drives, slots_enc)
     for binding in bindings:
         if binding.bay not in bays:
             continue
         expected.setdefault(binding.bay, binding.describe)
-        for drive in drives:
+        if binding.bay in placed:
+            continue
+        for i in index.candidates(binding):  # in the order drives were collected
+            drive = drives[i]
             how = match_binding(binding, drive, slots_enc)
-            if how is not None and drive.key not in used and binding.bay not in placed:
+            if how is not None and drive.key not in used:
                 placed[binding.bay] = (drive.key, how)
                 used.add(drive.key)
                 break

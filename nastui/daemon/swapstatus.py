@@ -7,6 +7,7 @@ advances a copy on the snapshot (pure), without the swap's write side or the gua
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import tempfile
 from collections.abc import Sequence
@@ -15,7 +16,7 @@ from typing import Any
 
 from nastui.control.swapstore import SwapStore
 from nastui.core.statefiles import state_dir
-from nastui.core.swapalerts import with_swap_alerts
+from nastui.core.swapalerts import explained_by_swap, with_swap_alerts
 from nastui.core.swapstate import advance
 from nastui.model import Alert, HostSnapshot
 from nastui.session import Session
@@ -51,18 +52,30 @@ def _kept_dir(session: Session) -> Path | None:
 def status_view(session: Session, snapshot: HostSnapshot) -> tuple[list[str], bool]:
     """Lines on the swap in progress (none without one) and whether it is CRITICAL (a wrong
     pull, another member down). Reads the swap file, writes nothing."""
+    _, lines, critical = swap_view(session, snapshot)
+    return lines, critical
+
+
+def swap_view(session: Session, snapshot: HostSnapshot) -> tuple[HostSnapshot, list[str], bool]:
+    """For `status` and the interface: `snapshot` with its alerts as the swap in progress
+    explains them (`explained_by_swap`: the swap's own bay is a WARNING, not a missing drive),
+    the swap's lines, and whether it is CRITICAL. Reads the swap file once, writes nothing."""
     kept = _kept_dir(session)
     try:
         swap = SwapStore(kept).load() if kept is not None else None
     except OSError:
-        return ["swap: the swap file cannot be read: `nastui swap` says why"], False
+        return snapshot, ["swap: the swap file cannot be read: `nastui swap` says why"], False
     if swap is None or not swap.active:
-        return [], False
+        return snapshot, [], False
     moved = advance(swap, snapshot)
     lines = [f"CRITICAL WRONG DRIVE PULLED: {w}: put it back now" for w in moved.wrong_pulls]
     lines += [f"CRITICAL another member of {moved.pool} is down: {f}" for f in moved.failures]
     lines.append(f"swap in progress: {moved.old.label}, {moved.phase.value} (`nastui swap`)")
-    return lines, bool(moved.wrong_pulls or moved.failures)
+    explained = explained_by_swap(snapshot.alerts, moved, snapshot)
+    if explained != list(snapshot.alerts):
+        ranked = tuple(sorted(explained, key=lambda a: -a.health.rank))
+        snapshot = dataclasses.replace(snapshot, alerts=ranked)
+    return snapshot, lines, bool(moved.wrong_pulls or moved.failures)
 
 
 def alerts_with_swap(

@@ -36,7 +36,7 @@ from nastui.model import (
 )
 from nastui.sim.activity import any_scan, io_at, power_at
 from nastui.sim.clock import FakeClock
-from nastui.sim.drives import build_drive
+from nastui.sim.drives import SmartReads, build_drive
 from nastui.sim.engine import Engine, SimState
 from nastui.sim.grid import rng_for
 from nastui.sim.pools import ScrubOverride, build_pools, scrub_action
@@ -88,6 +88,7 @@ class SimBackend:
         self._offset = offset
         self._store = store
         self._synced: DemoState | None = None
+        self._smart = SmartReads()
 
     @property
     def host(self) -> str:
@@ -236,16 +237,20 @@ class SimBackend:
 
     def _drives(self, state: SimState, t: float) -> tuple[Drive, ...]:
         io_rng = rng_for(self._seed, self._scenario.name, "io", math.floor(t))
-        return tuple(
-            build_drive(
-                plan,
-                power_at(self._plan, i, t),
-                self._engine.reading(state, i, t),
-                state.defects[i],
-                io_at(self._plan, i, t, io_rng),
+        drives = []
+        for i, plan in enumerate(self._plan.drives):
+            reading, defects = self._engine.reading(state, i, t), state.defects[i]
+            drives.append(
+                build_drive(
+                    plan,
+                    power_at(self._plan, i, t),
+                    reading,
+                    defects,
+                    io_at(self._plan, i, t, io_rng),
+                    tables=self._smart.tables(i, plan, reading, defects),
+                )
             )
-            for i, plan in enumerate(self._plan.drives)
-        )
+        return tuple(drives)
 
     def _slots(self, drives: tuple[Drive, ...]) -> tuple[BaySlot, ...]:
         return assign_bays(

@@ -114,11 +114,49 @@ def identity(drive: DrivePlan) -> DriveIdentity:
     )
 
 
-def build_drive(
-    drive: DrivePlan, power: PowerState, reading: Reading, defects: Defects, io: IoRate
-) -> Drive:
-    """The drive as the collectors would report it now."""
+SmartTables = tuple[tuple[SmartAttribute, ...], NvmeHealth | None]
+"""A drive's ATA attribute table and NVMe health log, as one SMART read gives them."""
+
+
+def smart_tables(drive: DrivePlan, reading: Reading, defects: Defects) -> SmartTables:
+    """What the drive's last SMART read (at `reading.smart_at`) returned."""
     base = drive.profile.nvme
+    nvme = nvme_health(base, drive, reading.smart_at) if base else None
+    return attributes(drive, reading, defects), nvme
+
+
+class SmartReads:
+    """Each drive's SMART tables, built once per SMART read: they change only when the drive
+    is read again (or grows a defect), not at every snapshot."""
+
+    def __init__(self) -> None:
+        self._last: dict[int, tuple[tuple[float, float, Defects], SmartTables]] = {}
+
+    def tables(
+        self, index: int, drive: DrivePlan, reading: Reading, defects: Defects
+    ) -> SmartTables:
+        """Drive `index`'s tables for this read: the ones built before if nothing changed."""
+        key = (reading.smart_at, reading.smart_celsius, defects)
+        last = self._last.get(index)
+        if last is not None and last[0] == key:
+            return last[1]
+        tables = smart_tables(drive, reading, defects)
+        self._last[index] = (key, tables)
+        return tables
+
+
+def build_drive(
+    drive: DrivePlan,
+    power: PowerState,
+    reading: Reading,
+    defects: Defects,
+    io: IoRate,
+    *,
+    tables: SmartTables | None = None,
+) -> Drive:
+    """The drive as the collectors would report it now (`tables`: its SMART tables for this
+    read, when already built)."""
+    attrs, nvme = tables if tables is not None else smart_tables(drive, reading, defects)
     return Drive(
         dev=drive.dev,
         identity=identity(drive),
@@ -127,8 +165,8 @@ def build_drive(
         power=power,
         temperature=Temperature(reading.celsius, reading.measured_at, TempSource.SIMULATED),
         smart_passed=True,
-        attributes=attributes(drive, reading, defects),
-        nvme=nvme_health(base, drive, reading.smart_at) if base else None,
+        attributes=attrs,
+        nvme=nvme,
         self_tests=drive.self_tests,
         power_on_hours=hours_at(drive, reading.smart_at),
         io=io,

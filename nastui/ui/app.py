@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 from textual import work
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.drivers.linux_driver import LinuxDriver
 from textual.message import Message
 from textual.reactive import var
 from textual.screen import Screen
@@ -23,11 +24,12 @@ from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.worker import Worker, WorkerState
 
 from nastui.core.glyphs import Glyphs, glyphs_for
-from nastui.daemon.swapstatus import status_view
+from nastui.daemon.swapstatus import swap_view
 from nastui.history.db import History
 from nastui.model import FleetHost, HostSnapshot, LedState, Thresholds
 from nastui.session import Session, attach_history
 from nastui.ui.asciiwire import ascii_driver
+from nastui.ui.quietinput import QuietLinuxDriver
 from nastui.ui.redraw import install_changed_cells_only
 from nastui.ui.screens.bays import BaysScreen
 from nastui.ui.screens.bench import BenchScreen
@@ -138,12 +140,15 @@ class NastuiApp(App[int]):
         self.bench_source = bench_source
         self.ascii_only = ascii_only
         self.glyphs: Glyphs = glyphs_for(ascii_only)
+        if self.driver_class is LinuxDriver:
+            self.driver_class = QuietLinuxDriver  # no 10 Hz wake-ups while idle
         if ascii_only:
             self.driver_class = ascii_driver(self.driver_class)
         self._live = live
         self._interval = poll_interval or session.config.poll.io_s
         self._wake = asyncio.Event()
         self._swap_lines: tuple[str, ...] = ()
+        self.mode_before_help = "dashboard"
         self.theme = "ansi-dark"
         if initial is not None:
             self.set_reactive(NastuiApp.snapshot, initial)
@@ -218,13 +223,19 @@ class NastuiApp(App[int]):
         else:
             self.poll_forever()
 
-    def on_snapshot_ready(self, message: SnapshotReady) -> None:
-        self.snapshot = message.snapshot
-        self._swap_notice(message.snapshot)
+    async def action_switch_mode(self, mode: str) -> None:
+        """Switch screens, remembering where help was opened from (Esc there goes back)."""
+        if mode == "help" and self.current_mode != "help":
+            self.mode_before_help = self.current_mode
+        await super().action_switch_mode(mode)
 
-    def _swap_notice(self, snapshot: HostSnapshot) -> None:
+    def on_snapshot_ready(self, message: SnapshotReady) -> None:
+        snapshot, lines, _ = swap_view(self.session, message.snapshot)
+        self.snapshot = snapshot
+        self._swap_notice(tuple(lines))
+
+    def _swap_notice(self, lines: tuple[str, ...]) -> None:
         """A swap in progress (picked up on start) and a wrong pull, on whatever screen is up."""
-        lines = tuple(status_view(self.session, snapshot)[0])
         if lines == self._swap_lines:
             return
         self._swap_lines = lines

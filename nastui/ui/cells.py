@@ -154,8 +154,10 @@ def make_cell(
     limits: Thresholds,
     *,
     degree: str = "",
+    rebuilding: frozenset[str] | None = None,
 ) -> Cell:
-    """Build the cell of one bay holding `drive` (None when empty)."""
+    """Build the cell of one bay holding `drive` (None when empty); `rebuilding` is
+    `rebuilding_drives(snapshot)`, when the caller builds many cells of one snapshot."""
     state = bay_state(slot, drive)
     locate = slot.led in (LedState.LOCATE, LedState.BLINK)
     if drive is None:
@@ -167,8 +169,8 @@ def make_cell(
     value = value_text(view, snapshot, drive, limits, degree)
     second_view = View.DEV if view is View.TEMP else View.TEMP
     second = value_text(second_view, snapshot, drive, limits, degree)
-    rebuilding = drive.key in rebuilding_drives(snapshot)
-    return Cell(slot.bay, state, value, second, style, locate, rebuilding)
+    onto = rebuilding_drives(snapshot) if rebuilding is None else rebuilding
+    return Cell(slot.bay, state, value, second, style, locate, drive.key in onto)
 
 
 _REBUILD_NOTES = ("resilvering", "recovering", "replace target")

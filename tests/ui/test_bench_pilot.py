@@ -235,3 +235,29 @@ async def test_the_demo_offers_a_directory_on_each_other_drive_model() -> None:
         assert screen.status == (RunState.COMPLETE, "1 step complete")
         step = screen.runs[-1].steps[0]
         assert 5_000 < step.read_iops < 20_000  # NVMe random 4K at QD1: about 70 us a read
+
+
+async def test_the_highlighted_choice_is_marked_in_text_not_only_by_colour() -> None:
+    from textual.widgets import OptionList
+
+    app = app_with({})
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_bench(pilot)
+        await pilot.press("t")
+        await pilot.pause()
+        options = app.screen.query_one("#picker-list", OptionList)
+
+        def marked() -> list[int]:
+            prompts = [
+                str(options.get_option_at_index(i).prompt) for i in range(options.option_count)
+            ]
+            return [i for i, p in enumerate(prompts) if p.startswith("> ")]
+
+        assert marked() == [0]
+        await pilot.press("down")
+        await pilot.pause()
+        assert marked() == [1]
+        await pilot.press("escape", "o")
+        await pilot.pause()
+        form = app.screen.query_one("#options", TextPanel).plain.splitlines()
+        assert form[0].startswith("> profile") and form[1].startswith("  ")

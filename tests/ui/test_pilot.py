@@ -211,3 +211,15 @@ async def test_huge_chassis_scrolls_and_compacts() -> None:
         for _ in range(7):
             await pilot.press("j")
         assert bay_grid.selected == 90  # eighth row starts at 14*3 + 12*4 = 90
+
+
+async def test_escape_leaves_help_for_the_screen_it_was_opened_from() -> None:
+    app = demo_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        for key, before in (("b", BaysScreen), ("p", PoolsScreen), ("d", DashboardScreen)):
+            await pilot.press(key, "question_mark")
+            assert isinstance(app.screen, HelpScreen)
+            await pilot.press("escape")
+            await pilot.pause()
+            assert isinstance(app.screen, before)

@@ -218,3 +218,59 @@ def test_match_binding_needs_a_value_on_both_sides() -> None:
     assert match_binding(BayBinding(0, serial="X"), no_serial, {}) is None
     assert match_binding(BayBinding(0, by_path="p"), no_serial, {}) is None
     assert match_binding(BayBinding(0), no_serial, {}) is None
+
+
+def _assign_by_trying_every_drive(
+    drives: list[Drive], bindings: list[BayBinding], slots_enc: dict[str, str]
+) -> dict[int, tuple[str, MappedBy]]:
+    """The rule `assign_bays` keeps, written the slow and obvious way: each binding, in order,
+    takes the first drive (in collected order) it matches that no earlier binding took."""
+    placed: dict[int, tuple[str, MappedBy]] = {}
+    used: set[str] = set()
+    bays = {b.number for b in CHASSIS.bays}
+    for binding in bindings:
+        if binding.bay not in bays or binding.bay in placed:
+            continue
+        for d in drives:
+            how = match_binding(binding, d, slots_enc)
+            if how is not None and d.key not in used:
+                placed[binding.bay] = (d.key, how)
+                used.add(d.key)
+                break
+    return placed
+
+
+_NAMES = st.sampled_from(["a", "A", "b", " b ", "c", ""])
+
+
+@given(
+    specs=st.lists(
+        st.tuples(_NAMES, st.lists(_NAMES, max_size=2), st.none() | _NAMES, st.none() | _NAMES),
+        max_size=6,
+    ),
+    matchers=st.lists(
+        st.tuples(
+            st.integers(0, 4),
+            st.none() | _NAMES,
+            st.none() | _NAMES.map(lambda n: f"/dev/disk/by-id/{n}" if n else n),
+            st.none() | _NAMES,
+            st.none() | _NAMES,
+        ),
+        max_size=8,
+    ),
+)
+def test_indexed_assignment_matches_trying_every_drive(
+    specs: list[tuple[str, list[str], str | None, str | None]],
+    matchers: list[tuple[int, str | None, str | None, str | None, str | None]],
+) -> None:
+    drives = [
+        drive(f"sd{i}", serial, by_id=tuple(ids), by_path=path)
+        for i, (serial, ids, path, _) in enumerate(specs)
+    ]
+    slots_enc = {d.key: enc for d, (*_, enc) in zip(drives, specs, strict=True) if enc}
+    bindings = [
+        BayBinding(bay, serial=s, by_id=i, by_path=p, enclosure=e) for bay, s, i, p, e in matchers
+    ]
+    slots = assign_bays(CHASSIS, drives, bindings, enclosure_slots=slots_enc)
+    got = {s.bay: (s.drive, s.mapped_by) for s in slots if s.drive is not None}
+    assert got == _assign_by_trying_every_drive(drives, bindings, slots_enc)

@@ -103,3 +103,21 @@ async def test_the_daemon_says_once_when_the_swap_file_cannot_be_read(tmp_path: 
     assert out.getvalue().count("swap.json is not a swap nastui can read") == 1
     assert "drive:PK1331PLPX28B6:attr:197" in sent_keys(notifier)  # the rest goes on
     assert not [k for k in sent_keys(notifier) if k.startswith("swap:")]
+
+
+def test_the_planned_pull_is_a_warning_not_a_missing_drive() -> None:
+    from nastui.core.swapalerts import explained_by_swap
+
+    swap, snap = start()
+    pulled = without(snap, swap.old.key)
+    other_host = missing(2, host="elsewhere")
+    alerts = with_swap_alerts([missing(2), other_host], swap, pulled)
+    assert [(a.key, a.health) for a in alerts] == [
+        ("swap:bay-open:2", Health.WARNING),
+        ("bay:2:missing", Health.CRITICAL),  # another host's bay 2 is not this swap's
+    ]
+    assert f"{swap.old.serial} is out for its swap (prepared)" in alerts[0].message
+    assert alerts[0].since == 0  # as long as the bay has been open
+    over = dataclasses.replace(swap, phase=SwapPhase.DONE)
+    assert explained_by_swap([missing(2)], over, pulled) == [missing(2)]
+    assert explained_by_swap([missing(3)], swap, pulled) == [missing(3)]  # not the swap's bay

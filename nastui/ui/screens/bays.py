@@ -13,7 +13,7 @@ class BaysScreen(GridScreen):
     """The full chassis grid."""
 
     SCREEN_NAME = "bays"
-    KEYS = "arrows/hjkl move  Enter drive  v view  L locate  w swap  / filter"
+    KEYS = "arrows move  Enter drive  v view  L locate  w swap  / filter"
 
     def compose_body(self) -> ComposeResult:
         with Vertical(id="grid-panel", classes="panel"):

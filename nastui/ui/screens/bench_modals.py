@@ -59,6 +59,20 @@ class _Dialog(ModalScreen[object]):
         self.query_one(".bench-box").border_title = self.TITLE
 
 
+class MarkedOptionList(OptionList):
+    """An `OptionList` whose highlighted entry also starts with `>`: on a console without
+    colour (vt100, NO_COLOR) the highlight's background does not show."""
+
+    def __init__(self, entries: list[str], *, id: str | None = None) -> None:
+        self._entries = entries
+        super().__init__(*(ListOption(f"  {e}", id=str(i)) for i, e in enumerate(entries)), id=id)
+
+    def _watch_highlighted(self, old: int | None, new: int | None) -> None:
+        for index, mark in ((old, " "), (new, ">")):
+            if index is not None and 0 <= index < len(self._entries):
+                self.replace_option_prompt_at_index(index, f"{mark} {self._entries[index]}")
+
+
 class TargetPicker(_Dialog):
     """Pick a target from `candidates` or type one; dismisses with the path or None."""
 
@@ -75,12 +89,8 @@ class TargetPicker(_Dialog):
     def compose(self) -> ComposeResult:
         with Vertical(classes="bench-box"):
             yield TextPanel(id="picker-help")
-            yield OptionList(
-                *(
-                    ListOption(f"{path}  {what}", id=str(i))
-                    for i, (path, what) in enumerate(self.candidates)
-                ),
-                id="picker-list",
+            yield MarkedOptionList(
+                [f"{path}  {what}" for path, what in self.candidates], id="picker-list"
             )
             yield Input(placeholder="or type a path and press Enter", id="picker-path")
 
@@ -134,7 +144,8 @@ class OptionsForm(_Dialog):
             text = Text()
             for i, option in enumerate(options):
                 value = option.text(value_of(self.settings, option))
-                line = Text(f"{option.label:<24} < {value} >")
+                mark = ">" if i == self.row else " "  # the row shows without colour too
+                line = Text(f"{mark} {option.label:<22} < {value} >")
                 if i == self.row:
                     line.stylize("reverse")
                 text.append_text(line)

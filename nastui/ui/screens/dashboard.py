@@ -31,7 +31,7 @@ class DashboardScreen(GridScreen):
     """What an operator sees first."""
 
     SCREEN_NAME = "dashboard"
-    KEYS = "arrows/hjkl move  Enter drive  v view  L locate  w swap"
+    KEYS = "arrows move  Enter drive  v view  L locate  w swap"
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="main"):

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 
 from nastui.ui.render.panels import help_text
@@ -14,7 +17,8 @@ class HelpScreen(NasScreen):
     """Keys and symbols."""
 
     SCREEN_NAME = "help"
-    KEYS = "d/b/p to leave"
+    KEYS = "Esc back"
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "leave", "back", show=False)]
 
     def compose_body(self) -> ComposeResult:
         with VerticalScroll(id="help-scroll", classes="panel"):
@@ -25,3 +29,7 @@ class HelpScreen(NasScreen):
         self.query_one("#help-scroll").border_title = "help"
         self.query_one("#help", TextPanel).show(lambda w: help_text(self.nas.glyphs))
         self.query_one("#help-scroll").focus()
+
+    def action_leave(self) -> None:
+        """Back to the screen help was opened from."""
+        self.app.switch_mode(self.nas.mode_before_help)

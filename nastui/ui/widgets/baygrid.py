@@ -20,7 +20,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from nastui.model import BaySlot, Chassis, HostSnapshot, Thresholds
-from nastui.ui.cells import Cell, View, make_cell
+from nastui.ui.cells import Cell, View, make_cell, rebuilding_drives
 from nastui.ui.gridlayout import FACE_TITLES, GridGeometry, Line, layout_grid, neighbour
 
 STATE_STYLES = ("OK", "STANDBY", "EMPTY", "UNKNOWN", "WARNING", "MISSING", "CRITICAL")
@@ -217,9 +217,12 @@ class BayGrid(ScrollView, can_focus=True):
             return
         snap = inputs.snapshot
         drives = {d.key: d for d in snap.drives}
+        onto = rebuilding_drives(snap)
         for slot in snap.slots:
             drive = drives.get(slot.drive) if slot.drive else None
-            cell = make_cell(snap, slot, drive, inputs.view, inputs.limits, degree=inputs.degree)
+            cell = make_cell(
+                snap, slot, drive, inputs.view, inputs.limits, degree=inputs.degree, rebuilding=onto
+            )
             before = self._cells.get(slot.bay)
             self._cells[slot.bay] = cell
             if before is None or before.style != cell.style:
