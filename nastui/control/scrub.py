@@ -16,10 +16,10 @@ in: the layers keep control from importing collectors.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Sequence
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
+from nastui.control.runproto import Runner, RunResult
 from nastui.control.scrub_zfs import LzcScrub, load_lzc_scrub, outcome
 from nastui.model import Pool, PoolKind, ScrubAction, ScrubResult
 
@@ -29,28 +29,6 @@ _PAUSE = {
     "continues a canceled scrub later",
     PoolKind.MDRAID: "md has no check pause: stop ends it (the next check starts over)",
 }
-
-
-class RunResult(Protocol):
-    """What the runner returns (`nastui.collectors.runner.RunResult`)."""
-
-    @property
-    def stdout(self) -> str: ...
-    @property
-    def stderr(self) -> str: ...
-    @property
-    def ok(self) -> bool: ...
-    @property
-    def not_found(self) -> bool: ...
-    def describe(self) -> str: ...
-
-
-class Runner(Protocol):
-    """`nastui.collectors.runner.run`."""
-
-    def __call__(
-        self, argv: Sequence[str], *, timeout: float, leaves_child: bool = False
-    ) -> Awaitable[RunResult]: ...
 
 
 class Scrubber(Protocol):

@@ -14,10 +14,10 @@ through the runner given (`nastui.collectors.runner.run`). The book of tests is 
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Sequence
 from pathlib import Path
 from typing import Protocol
 
+from nastui.control.runproto import Runner
 from nastui.control.statefile import read_or_empty, write_atomic
 from nastui.core.selftest_book import Book, Run, decode_book, encode_book
 from nastui.core.selftest_plan import SelftestKind
@@ -34,23 +34,6 @@ from nastui.model import Drive
 BOOK_FILE = "selftests.json"
 # Sample: sda   sdaa   nvme0n1   vdb   (kernel names of whole disks only: allowlisted)
 _DEV = re.compile(r"(?:sd[a-z]{1,4}|nvme\d{1,3}n\d{1,3}|vd[a-z]{1,3}|xvd[a-z]{1,3}|hd[a-z])")
-
-
-class RunResult(Protocol):
-    """What the runner returns (`nastui.collectors.runner.CommandResult`)."""
-
-    @property
-    def returncode(self) -> int | None: ...
-    @property
-    def stdout(self) -> str: ...
-    @property
-    def stderr(self) -> str: ...
-
-
-class Runner(Protocol):
-    """`nastui.collectors.runner.run`."""
-
-    def __call__(self, argv: Sequence[str], *, timeout: float) -> Awaitable[RunResult]: ...
 
 
 class Tester(Protocol):

@@ -8,33 +8,13 @@ the placeholder still in it, and every path must be a stable name (never /dev/sd
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
 
+from nastui.control.runproto import Runner, RunResult
 from nastui.core.swapnames import NEW, Op, OpKind, kernel_name
 
 REPLACE_TIMEOUT_S = 120.0
-
-
-class RunResult(Protocol):
-    """What the runner returns (`nastui.collectors.runner.CommandResult`)."""
-
-    @property
-    def stdout(self) -> str: ...
-    @property
-    def stderr(self) -> str: ...
-    @property
-    def ok(self) -> bool: ...
-    def describe(self) -> str: ...
-
-
-class Runner(Protocol):
-    """`nastui.collectors.runner.run`."""
-
-    def __call__(
-        self, argv: Sequence[str], *, timeout: float, leaves_child: bool = False
-    ) -> Awaitable[RunResult]: ...
 
 
 def argv_for(op: Op) -> tuple[str, ...]:
