@@ -19,6 +19,7 @@ import contextlib
 import os
 import selectors
 import threading
+import weakref
 from codecs import getincrementaldecoder
 from typing import Any
 
@@ -58,6 +59,14 @@ def next_wait(parser: XTermParser) -> float | None:
     return None if deadline is None else max(0.0, deadline - get_time())
 
 
+def _close_pipe(waking: WakingEvent, *fds: int) -> None:
+    """Stop `waking` writing, then close the pipe (its numbers may be reused at once)."""
+    waking.detach()
+    for fd in fds:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+
+
 class QuietLinuxDriver(LinuxDriver):
     """Textual's Linux driver, whose input thread sleeps until input, a timeout, or a stop."""
 
@@ -66,6 +75,9 @@ class QuietLinuxDriver(LinuxDriver):
         self._wake_read, self._wake_write = os.pipe2(os.O_NONBLOCK | os.O_CLOEXEC)
         self._waking = WakingEvent(self._wake_write)
         self.exit_event = self._waking
+        # The pipe lives as long as the driver: a suspend (Ctrl+Z, SIGTSTP) closes the driver
+        # and a resume starts its input thread again on the same pipe.
+        weakref.finalize(self, _close_pipe, self._waking, self._wake_read, self._wake_write)
 
     def run_input_thread(self) -> None:
         """Read the terminal and pass what the parser makes of it to the app, until stopped."""
@@ -103,11 +115,3 @@ class QuietLinuxDriver(LinuxDriver):
                 self.process_message(event)
         for event in parser.tick():
             self.process_message(event)
-
-    def close(self) -> None:
-        """Stop the writer thread, then close the wake pipe."""
-        super().close()
-        self._waking.detach()
-        for fd in (self._wake_read, self._wake_write):
-            with contextlib.suppress(OSError):
-                os.close(fd)

@@ -1,5 +1,6 @@
 """A bare Textual app on `QuietLinuxDriver`, for `test_quietinput`: counts the input thread's
-`select` calls and writes one line per key it gets ("escape 3": the key, then the count)."""
+`select` calls and writes one line per key it gets ("escape 3": the key, then the count); `z`
+suspends and resumes the driver as a Ctrl+Z and `fg` would."""
 
 from __future__ import annotations
 
@@ -39,6 +40,9 @@ class KeyLog(App[None]):
             out.write(f"{event.key} {CALLS[0]}\n")
         if event.key == "q":
             self.exit()
+        if event.key == "z" and self._driver is not None:  # what SIGTSTP, then SIGCONT, do
+            self._driver.suspend_application_mode()
+            self._driver.resume_application_mode()
 
 
 if __name__ == "__main__":

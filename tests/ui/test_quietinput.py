@@ -85,6 +85,11 @@ def test_keys_a_lone_escape_and_quit_in_a_real_terminal_without_polling(tmp_path
         lines = _read_until(fd, log, "escape")
         before, after = (int(x.split()[1]) for x in lines[:2])
         assert after - before <= 3, lines  # the key's wake, the timeout's wake; no polling
+        os.write(fd, b"z")  # suspended and resumed: the input thread runs again
+        _read_until(fd, log, "z")
+        time.sleep(0.3)
+        os.write(fd, b"b")
+        _read_until(fd, log, "b")
         os.write(fd, b"q")
         _read_until(fd, log, "q")
         deadline = time.monotonic() + 5
