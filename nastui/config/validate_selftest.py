@@ -7,6 +7,7 @@
     max_at_once = 4             # tests running on the box at one time (1..64)
     skip_models = ["ST8000DM*"] # model globs never tested by the daemon
     skip_bays = [1, 2]          # bays never tested by the daemon
+    hours = "01-06"             # start tests only from 01:00 to 05:59 local time ("22-06" wraps)
 
 Bounds: a short test more than daily would keep a disk busy for nothing; a long test more
 often than daily never ends on a big disk; intervals past a quarter (short) or a year (long)
@@ -15,10 +16,13 @@ are not a schedule.
 
 from __future__ import annotations
 
+import re
+
 from nastui.config.validate_base import Section
 from nastui.core.selftest_plan import SelftestPolicy
 
-SELFTEST_KEYS = ("enabled", "short", "long", "max_at_once", "skip_models", "skip_bays")
+SELFTEST_KEYS = ("enabled", "short", "long", "max_at_once", "skip_models", "skip_bays", "hours")
+_HOURS = re.compile(r"\s*(\d{1,2})\s*-\s*(\d{1,2})\s*")
 WORDS = {"daily": 1.0, "weekly": 7.0, "monthly": 31.0, "off": 0.0}
 SHORT_MAX_DAYS = 90.0
 LONG_MAX_DAYS = 366.0
@@ -46,6 +50,19 @@ def _bays(sec: Section) -> tuple[int, ...]:
     return ()
 
 
+def _hours(sec: Section) -> tuple[int, int] | None:
+    if not sec.has("hours"):
+        return None
+    value = sec.table["hours"]
+    found = _HOURS.fullmatch(value) if isinstance(value, str) else None
+    if found is not None:
+        first, end = int(found[1]), int(found[2])
+        if 0 <= first <= 23 and 0 <= end <= 24 and first != end:
+            return first, end
+    sec.wrong("hours", 'a range of hours "FIRST-END" such as "01-06" or "22-06" (0-24, not empty)')
+    return None
+
+
 def read_selftest(root: Section) -> SelftestPolicy:
     """The `[selftest]` section (defaults: short weekly, long monthly, 4 at once)."""
     sec = root.table_at("selftest")
@@ -61,4 +78,5 @@ def read_selftest(root: Section) -> SelftestPolicy:
         max_at_once=sec.integer("max_at_once", base.max_at_once, low=1, high=64),
         skip_models=sec.strings("skip_models"),
         skip_bays=_bays(sec),
+        hours=_hours(sec),
     )

@@ -8,6 +8,8 @@ rules, in order:
 - a drive that already runs a test is left to finish it;
 - a sleeping drive (standby/sleep) is never woken: it is tried again once it is awake;
 - a drive whose pool scrubs or resilvers waits for the end of the scan;
+- with `[selftest] hours`, tests start only in those hours of the day (local time; a test that
+  started in the window runs to its end);
 - no two drives of one vdev test at once (a vdev loses redundancy while a member is busy);
 - at most `max_at_once` tests run on the box at one time.
 
@@ -48,6 +50,8 @@ class SelftestPolicy:
         max_at_once: tests running on the box at one time, at most.
         skip_models: model globs ("ST8000DM*") whose drives are never tested by the daemon.
         skip_bays: bay numbers whose drives are never tested by the daemon.
+        hours: (first, end) hours of the local day tests may start in, end excluded;
+            (22, 6) wraps past midnight; None: any hour.
     """
 
     enabled: bool = True
@@ -56,6 +60,16 @@ class SelftestPolicy:
     max_at_once: int = 4
     skip_models: tuple[str, ...] = ()
     skip_bays: tuple[int, ...] = ()
+    hours: tuple[int, int] | None = None
+
+
+def in_hours(hour: int, window: tuple[int, int] | None) -> bool:
+    """Whether `hour` (0-23) is in `window` (first, end): end excluded, wrapping past midnight
+    when end <= first ((22, 6): 22:00 to 05:59); None is every hour."""
+    if window is None:
+        return True
+    first, end = window
+    return first <= hour < end if first < end else hour >= first or hour < end
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +158,7 @@ def _opted_out(c: Candidate, policy: SelftestPolicy) -> str | None:
     return None
 
 
-def _held(c: Candidate, policy: SelftestPolicy, now: float) -> str | None:
+def _held(c: Candidate, policy: SelftestPolicy, now: float, hour: int | None) -> str | None:
     """Why `c` cannot start a test now, whatever is due."""
     if not policy.enabled:
         return "self-tests are off ([selftest] enabled = false)"
@@ -153,6 +167,9 @@ def _held(c: Candidate, policy: SelftestPolicy, now: float) -> str | None:
         return out
     if c.running:
         return "a self-test is running"
+    if hour is not None and policy.hours is not None and not in_hours(hour, policy.hours):
+        first, end = policy.hours
+        return f"outside [selftest] hours {first:02d}-{end:02d}: started from {first:02d}:00"
     if c.power.spun_down:
         return f"asleep ({c.power.value}): never woken for a test, tried again when awake"
     if c.scanning:
@@ -175,6 +192,8 @@ def plan(
     groups: Iterable[Iterable[str]],
     policy: SelftestPolicy,
     now: float,
+    *,
+    hour: int | None = None,
 ) -> tuple[Decision, ...]:
     """Decide every drive's test for this cycle (see the module docstring for the rules).
 
@@ -183,6 +202,7 @@ def plan(
         groups: the drive keys of each vdev (a drive in none is a group of its own).
         policy: the `[selftest]` section.
         now: current Unix time.
+        hour: the local hour of `now` (0-23), for `policy.hours`; None: not checked.
     """
     group = _group_of(groups)
     slot = {c.key: group.get(c.key, -1 - i) for i, c in enumerate(drives)}
@@ -192,7 +212,7 @@ def plan(
     order = sorted(drives, key=lambda c: -(w[1] if (w := wanted[c.key]) else -1e18))
     chosen: dict[str, str | SelftestKind] = {}
     for c in order:
-        held = _held(c, policy, now)
+        held = _held(c, policy, now, hour)
         want = wanted[c.key]
         if held is not None:
             chosen[c.key] = held

@@ -10,6 +10,7 @@ the simulator's). The book is kept in the state directory by the caller.
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -105,8 +106,10 @@ def _latest(a: float | None, b: float | None) -> float | None:
 def schedule(
     snapshot: HostSnapshot, book: Book, policy: SelftestPolicy, now: float
 ) -> tuple[Decision, ...]:
-    """What the schedule says of every drive now."""
-    return plan(candidates(snapshot, book, now), list(vdev_groups(snapshot)), policy, now)
+    """What the schedule says of every drive now (`[selftest] hours` in local time)."""
+    hour = time.localtime(now).tm_hour
+    groups = list(vdev_groups(snapshot))
+    return plan(candidates(snapshot, book, now), groups, policy, now, hour=hour)
 
 
 def _result(drive: Drive, run: Run, progress: Progress, now: float) -> Result:
