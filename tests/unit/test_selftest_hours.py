@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from nastui.config import ConfigError, parse_config
 from nastui.core.selftest_plan import Candidate, SelftestKind, SelftestPolicy, in_hours, plan
-from tests.unit.test_selftest_plan import HOUR_S, NOW, _assert_gaps
+from tests.unit.test_selftest_plan import NOW, _assert_gaps, simulate
 
 DAY_S = 86400.0
 
@@ -79,27 +79,8 @@ def test_a_month_of_cycles_starts_only_in_the_window_and_in_time(
         k: Candidate(k, k, last_short=NOW - ages[i], last_long=NOW - ages[-1 - i])
         for i, k in enumerate(keys)
     }
-    policy = SelftestPolicy(hours=window)
-    ends: dict[str, tuple[float, SelftestKind]] = {}
-    done: dict[str, list[tuple[float, SelftestKind]]] = {k: [] for k in keys}
-    t = NOW - NOW % DAY_S  # midnight, so the hour is t's hour of the day
-    start = t
-    while t < start + 62 * DAY_S:
-        hour = int(t % DAY_S // HOUR_S)
-        for key, (end, kind) in list(ends.items()):
-            if t >= end:
-                del ends[key]
-                drives[key] = dataclasses.replace(drives[key], running=False, last_short=t)
-                if kind is SelftestKind.LONG:
-                    drives[key] = dataclasses.replace(drives[key], last_long=t)
-                done[key].append((t, kind))
-        for decision in plan(list(drives.values()), groups, policy, t, hour=hour):
-            if decision.start is not None:
-                assert in_hours(hour, window), f"started at {hour}:00"
-                hours = long_hours if decision.start is SelftestKind.LONG else 1
-                ends[decision.key] = (t + hours * HOUR_S, decision.start)
-                drives[decision.key] = dataclasses.replace(drives[decision.key], running=True)
-        t += HOUR_S
+    start = NOW - NOW % DAY_S  # midnight, so the hour of the day is t's
+    done = simulate(drives, groups, SelftestPolicy(hours=window), long_hours, start, with_hour=True)
     for key in keys:
         shorts = [at for at, _ in done[key]]
         longs = [at for at, kind in done[key] if kind is SelftestKind.LONG]

@@ -13,6 +13,7 @@ from nastui.core.selftest_plan import (
     Candidate,
     SelftestKind,
     SelftestPolicy,
+    in_hours,
     plan,
 )
 from nastui.model import PowerState
@@ -120,11 +121,31 @@ def test_every_drive_gets_its_tests_in_time_over_a_month(
         k: Candidate(k, k, last_short=NOW - ages[i], last_long=NOW - ages[-1 - i])
         for i, k in enumerate(keys)
     }
-    policy = SelftestPolicy()
+    done = simulate(drives, groups, SelftestPolicy(), long_hours, NOW)
+    for key in keys:
+        shorts = [at for at, _ in done[key]]  # a long one is a short one too
+        longs = [at for at, kind in done[key] if kind is SelftestKind.LONG]
+        _assert_gaps(shorts, NOW + 31 * DAY_S, NOW + 62 * DAY_S, 7 * DAY_S, key)
+        _assert_gaps(longs, NOW + 31 * DAY_S, NOW + 62 * DAY_S, 31 * DAY_S, key)
+
+
+def simulate(
+    drives: dict[str, Candidate],
+    groups: list[list[str]],
+    policy: SelftestPolicy,
+    long_hours: int,
+    start: float,
+    *,
+    with_hour: bool = False,
+) -> dict[str, list[tuple[float, SelftestKind]]]:
+    """Hourly cycles for 62 days from `start`: a short test takes an hour, a long one
+    `long_hours`; returns each drive's finished tests. With `with_hour`, the plan is told the
+    hour of the day (`start` is midnight) and every start must fall in `policy.hours`."""
     ends: dict[str, tuple[float, SelftestKind]] = {}
-    done: dict[str, list[tuple[float, SelftestKind]]] = {k: [] for k in keys}
-    t = NOW
-    while t < NOW + 62 * DAY_S:
+    done: dict[str, list[tuple[float, SelftestKind]]] = {k: [] for k in drives}
+    t = start
+    while t < start + 62 * DAY_S:
+        hour = int(t % DAY_S // HOUR_S) if with_hour else None
         for key, (end, kind) in list(ends.items()):
             if t >= end:
                 del ends[key]
@@ -132,17 +153,14 @@ def test_every_drive_gets_its_tests_in_time_over_a_month(
                 if kind is SelftestKind.LONG:
                     drives[key] = dataclasses.replace(drives[key], last_long=t)
                 done[key].append((t, kind))
-        for decision in plan(list(drives.values()), groups, policy, t):
+        for decision in plan(list(drives.values()), groups, policy, t, hour=hour):
             if decision.start is not None:
+                assert hour is None or in_hours(hour, policy.hours), f"started at {hour}:00"
                 hours = long_hours if decision.start is SelftestKind.LONG else 1
                 ends[decision.key] = (t + hours * HOUR_S, decision.start)
                 drives[decision.key] = dataclasses.replace(drives[decision.key], running=True)
         t += HOUR_S
-    for key in keys:
-        shorts = [at for at, _ in done[key]]  # a long one is a short one too
-        longs = [at for at, kind in done[key] if kind is SelftestKind.LONG]
-        _assert_gaps(shorts, NOW + 31 * DAY_S, NOW + 62 * DAY_S, 7 * DAY_S, key)
-        _assert_gaps(longs, NOW + 31 * DAY_S, NOW + 62 * DAY_S, 31 * DAY_S, key)
+    return done
 
 
 def _assert_gaps(times: list[float], start: float, end: float, most: float, key: str) -> None:
