@@ -16,6 +16,7 @@ from typing import TextIO
 
 from nastui import exits
 from nastui.cli.command import glyphs_of, write_json
+from nastui.cli.statusups import read_upses, ups_data, ups_lines, with_ups_alerts
 from nastui.cli.statusview import FullIn, render_status, status_data
 from nastui.core import perfdata
 from nastui.core.assess import overall
@@ -67,11 +68,16 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     limits = session.config.thresholds
     filling = full_in(session, snapshot, bool(args.demo))
     snapshot, swap_lines, swap_critical = swap_view(session, snapshot)
+    upses = read_upses(session)
+    snapshot = with_ups_alerts(snapshot, upses)
     if args.json:
-        write_json({**status_data(snapshot, limits, filling), "swap": swap_lines}, out)
+        data = status_data(snapshot, limits, filling)
+        write_json({**data, "ups": ups_data(upses), "swap": swap_lines}, out)
     else:
         glyphs = glyphs_of(args, session)
-        text = render_status(snapshot, glyphs, limits, verbose=args.verbose, full_in=filling)
+        text = render_status(
+            snapshot, glyphs, limits, verbose=args.verbose, full_in=filling, extra=ups_lines(upses)
+        )
         out.write(with_swap(text, swap_lines, critical=swap_critical))
     return max(int(overall(snapshot)), exits.CRITICAL if swap_critical else exits.OK)
 

@@ -12,7 +12,7 @@ temperature as more performance data (the plugin guidelines' long-output form). 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from nastui.cli.baytable import drive_entry
@@ -126,11 +126,13 @@ def render_status(
     *,
     verbose: bool = False,
     full_in: FullIn | None = None,
+    extra: Sequence[str] = (),
 ) -> str:
-    """The whole summary as text (`verbose`: with collectors and notes)."""
+    """The whole summary as text (`verbose`: with collectors and notes; `extra`: section
+    lines after the box's own, such as the UPSes)."""
     limits = limits or Thresholds()
     lines = [headline(snapshot, limits), *problem_lines(snapshot), ""]
-    lines += [perfdata.text(line) for line in section_lines(snapshot, full_in)]
+    lines += [perfdata.text(line) for line in [*section_lines(snapshot, full_in), *extra]]
     if verbose:
         lines += ["", *verbose_lines(snapshot)]
     temps = perfdata.joined(perfdata.drive_items(snapshot, limits))

@@ -188,3 +188,35 @@ def test_the_daemon_alerts_on_battery_low(lab: NutLab, tmp_path: Path) -> None:
         "alert firing CRITICAL rack: battery low: shutdown imminent (charge 9%, 5m00s runtime left)"
         in done.stdout.splitlines()
     ), done.stdout
+
+
+def test_status_reads_the_ups_and_says_its_alerts(lab: NutLab, tmp_path: Path) -> None:
+    import json
+
+    path = tmp_path / "config.toml"
+    path.write_text(f'[[ups]]\ntarget = "{UPS}@127.0.0.1:{lab.port}"\nname = "rack"\n')
+    env = {**os.environ, "NASTUI_STATE_DIR": str(tmp_path / "state")}
+
+    def status(*extra: str) -> subprocess.CompletedProcess[str]:
+        argv = [sys.executable, "-m", "nastui", "--demo", "--config", str(path), "status"]
+        return subprocess.run(
+            [*argv, *extra], capture_output=True, text=True, env=env, timeout=60, check=False
+        )
+
+    mains = status()
+    assert mains.returncode == 0, mains.stdout + mains.stderr
+    assert "ups      rack online 100% 42 min" in mains.stdout
+    lab.set({**ONLINE, "ups.status": "OB LB", "battery.charge": "9", "battery.runtime": "300"})
+    ups = UpsConfig("rack", UPS, "127.0.0.1", lab.port)
+    poll_until(NutFleet([ups], FakeClock()), status_is(UpsStatus.BATTERY_LOW))
+    low = status()
+    assert low.returncode == 2, low.stdout
+    assert low.stdout.startswith("NASTUI CRITICAL") and "rack" in low.stdout.splitlines()[1]
+    data = json.loads(status("--json").stdout)
+    (entry,) = data["ups"]
+    assert (entry["name"], entry["reachable"], entry["status"]) == ("rack", True, "battery low")
+    assert any(a["key"] == "ups:rack:power" and a["health"] == "CRITICAL" for a in data["alerts"])
+    lab.stop()
+    gone = status()
+    assert gone.returncode == 2, gone.stdout
+    assert "ups      rack unreachable: " in gone.stdout

@@ -1,0 +1,73 @@
+"""The `[[ups]]` UPSes in `nastui status`: each read once over NUT (bounded by its
+`timeout`), its alerts among the box's (on battery, battery low, upsd not answering: the same
+keys as the daemon's), a line each in the summary, and `ups[]` in `--json`.
+
+A one-shot command polls no `[[host]]` (SNMP hosts are the fleet's business), but the UPSes a
+box is configured with are its own power: a NAS on battery is the box's state, and a Nagios
+check of it must say so.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from collections.abc import Sequence
+from typing import Any
+
+from nastui.collectors.nut import NutFleet
+from nastui.core.assess import fleet_alerts
+from nastui.core.fleetview import ups_text
+from nastui.model import FleetHost, HostSnapshot
+from nastui.session import Session
+
+
+def read_upses(session: Session) -> tuple[FleetHost, ...]:
+    """Every configured `[[ups]]` read once, all at the same time (none configured: none)."""
+    upses = session.config.ups
+    if not upses:
+        return ()
+    fleet = NutFleet(upses, session.clock, limits=session.config.thresholds)
+    return asyncio.run(fleet.poll())
+
+
+def with_ups_alerts(snapshot: HostSnapshot, hosts: Sequence[FleetHost]) -> HostSnapshot:
+    """`snapshot` with the UPSes' alerts among its own, worst first."""
+    extra = [a for host in hosts for a in fleet_alerts(host, snapshot.taken_at)]
+    if not extra:
+        return snapshot
+    alerts = sorted([*snapshot.alerts, *extra], key=lambda a: -a.health.rank)
+    return dataclasses.replace(snapshot, alerts=tuple(alerts))
+
+
+def ups_lines(hosts: Sequence[FleetHost]) -> list[str]:
+    """ "ups      rack online 100% 42 min", one per UPS ("unreachable: why" when upsd did not
+    answer)."""
+    lines = []
+    for i, host in enumerate(hosts):
+        label = "ups      " if i == 0 else "         "
+        upses = host.snapshot.ups if host.snapshot is not None else ()
+        if host.error is not None or not upses:
+            lines.append(f"{label}{host.name} unreachable: {host.error or 'no answer'}")
+        else:
+            lines.append(f"{label}{host.name} {ups_text(upses[0])}")
+    return lines
+
+
+def ups_data(hosts: Sequence[FleetHost]) -> list[dict[str, Any]]:
+    """The UPSes for `status --json`."""
+    found = []
+    for host in hosts:
+        ups = host.snapshot.ups[0] if host.snapshot is not None and host.snapshot.ups else None
+        found.append(
+            {
+                "name": host.name,
+                "address": host.address,
+                "reachable": host.error is None and ups is not None,
+                "error": host.error,
+                "status": ups.status.value if ups is not None else None,
+                "charge_percent": ups.charge_percent if ups is not None else None,
+                "runtime_s": ups.runtime_s if ups is not None else None,
+                "summary": ups_text(ups) if ups is not None else None,
+            }
+        )
+    return found
