@@ -16,7 +16,7 @@ from typing import Any
 
 from nastui.collectors.nut import NutFleet
 from nastui.core.assess import fleet_alerts
-from nastui.core.fleetview import ups_text
+from nastui.core.fleetview import UNREACHABLE, ups_state, ups_text
 from nastui.model import FleetHost, HostSnapshot
 from nastui.session import Session
 
@@ -45,11 +45,9 @@ def ups_lines(hosts: Sequence[FleetHost]) -> list[str]:
     lines = []
     for i, host in enumerate(hosts):
         label = "ups      " if i == 0 else "         "
-        upses = host.snapshot.ups if host.snapshot is not None else ()
-        if host.error is not None or not upses:
-            lines.append(f"{label}{host.name} unreachable: {host.error or 'no answer'}")
-        else:
-            lines.append(f"{label}{host.name} {ups_text(upses[0])}")
+        state, _ = ups_state(host)
+        why = f": {host.error or 'no answer'}" if state == UNREACHABLE else ""
+        lines.append(f"{label}{host.name} {state}{why}")
     return lines
 
 

@@ -113,6 +113,15 @@ def ups_text(ups: Ups, *, compact: bool = False) -> str:
     return " ".join(parts)
 
 
+def ups_state(host: FleetHost) -> tuple[str, Health]:
+    """A UPS host's state in words and its health: "online 100% 42 min" (as `ups_text`), or
+    "unreachable" (CRITICAL) when it did not answer or reported no UPS."""
+    upses = host.snapshot.ups if host.snapshot is not None else ()
+    if host.error is not None or not upses:
+        return UNREACHABLE, Health.CRITICAL
+    return ups_text(upses[0]), ups_health(upses[0])
+
+
 def _pool_part(pool: Pool, *, with_scan: bool) -> str:
     text = f"{pool.name} {pool.state.value}"
     scan = pool.scan

@@ -110,8 +110,9 @@ def not_ready(swap: Swap, serial: str) -> tuple[str, Trouble] | None:
     return None
 
 
-async def replace(box: Box, serial: str) -> Outcome:
-    """Run the replace onto the checked new drive whose serial the operator typed."""
+async def _ready_for(box: Box, serial: str) -> Swap | Outcome:
+    """The swap followed on the box's snapshot and kept, when the new drive `serial` confirms
+    is ready for it; else the outcome saying why not."""
     swap = box.store.load()
     if swap is None:
         return Outcome(None, error="no swap in progress", trouble=Trouble.USAGE)
@@ -120,6 +121,14 @@ async def replace(box: Box, serial: str) -> Outcome:
     why = not_ready(swap, serial)
     if why is not None:
         return Outcome(swap, error=why[0], trouble=why[1])
+    return swap
+
+
+async def replace(box: Box, serial: str) -> Outcome:
+    """Run the replace onto the checked new drive whose serial the operator typed."""
+    swap = await _ready_for(box, serial)
+    if isinstance(swap, Outcome):
+        return swap
     assert swap.new is not None
     out = Outcome(swap)
     ran = await execute(box, swap, replace_ops(swap, box.snapshot), swap.new.key)
@@ -142,14 +151,9 @@ async def burnin(box: Box, serial: str, tool: str, timeout: float) -> Outcome:
     """Burn the checked new drive in (its serial typed) before it joins: badblocks or fio
     write-and-verify behind the benchmark's guard (simulated on the demo); the verdict is kept
     on the swap (a failed one blocks the replace) and in its events."""
-    swap = box.store.load()
-    if swap is None:
-        return Outcome(None, error="no swap in progress", trouble=Trouble.USAGE)
-    swap = await follow(box, swap)
-    box.store.save(swap)
-    why = not_ready(swap, serial)
-    if why is not None:
-        return Outcome(swap, error=why[0], trouble=why[1])
+    swap = await _ready_for(box, serial)
+    if isinstance(swap, Outcome):
+        return swap
     assert swap.new is not None
     device = swap.new.path or f"/dev/{swap.new.dev}"
     if box.sim is not None:

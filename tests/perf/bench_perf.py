@@ -40,6 +40,7 @@ from nastui.session import Source, open_session
 from nastui.ui.app import make_app
 from nastui.ui.screens.bench import BenchScreen
 from nastui.ui.screens.bench_source import source_for
+from tests.perf.harness import quit_pty
 
 WINDOW = float(os.environ.get("PERF_SECONDS", "60"))
 RUN_S = max(4.0, WINDOW / 2)
@@ -147,23 +148,8 @@ def pty_bytes(
                 except OSError:
                     break
     finally:
-        _quit(pid, fd)
+        quit_pty(pid, fd)
     return before, (total - before) / seconds
-
-
-def _quit(pid: int, fd: int) -> None:
-    """`q` (the run in progress is stopped and its fresh directory removed), then SIGKILL."""
-    with contextlib.suppress(OSError):
-        os.write(fd, b"q")
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline and os.waitpid(pid, os.WNOHANG)[0] == 0:
-        with contextlib.suppress(OSError):
-            if select.select([fd], [], [], 0.1)[0]:
-                os.read(fd, 65536)
-    with contextlib.suppress(ProcessLookupError, ChildProcessError):
-        os.kill(pid, signal.SIGKILL)
-        os.waitpid(pid, 0)
-    os.close(fd)
 
 
 def _terminate(signum: int, frame: object) -> None:

@@ -7,6 +7,7 @@ is derived from two runs of different length: (cpu_long - cpu_short) / (long - s
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pty
 import re
@@ -97,3 +98,19 @@ def time_to_full_frame(
         os.waitpid(pid, 0)
         os.close(fd)
     return result
+
+
+def quit_pty(pid: int, fd: int) -> None:
+    """Press `q` in the program's pty, read what it writes while it exits; SIGKILL if it is
+    still running after 5 s. Closes `fd`."""
+    with contextlib.suppress(OSError):
+        os.write(fd, b"q")
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and os.waitpid(pid, os.WNOHANG)[0] == 0:
+        with contextlib.suppress(OSError):
+            if select.select([fd], [], [], 0.1)[0]:
+                os.read(fd, 65536)
+    with contextlib.suppress(ProcessLookupError, ChildProcessError):
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    os.close(fd)

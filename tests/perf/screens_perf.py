@@ -11,12 +11,10 @@ process from /proc, so start-up is excluded).
 
 from __future__ import annotations
 
-import contextlib
 import os
 import pty
 import select
 import shutil
-import signal
 import struct
 import sys
 import termios
@@ -25,6 +23,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fcntl import ioctl
 from pathlib import Path
+
+from tests.perf.harness import quit_pty
 
 WINDOW = float(os.environ.get("PERF_SECONDS", "60"))
 SETTLE = 4.0
@@ -106,23 +106,8 @@ def measure(cmd: list[str], keys: Keys, window: float, term: str = "xterm-256col
                     break
         cpu = _cpu_seconds(pid) - cpu0
     finally:
-        _stop(pid, fd)
+        quit_pty(pid, fd)
     return Figures(first, (total - first) / window, 100.0 * cpu / window)
-
-
-def _stop(pid: int, fd: int) -> None:
-    """`q`, then SIGKILL if still running after 5 s."""
-    with contextlib.suppress(OSError):
-        os.write(fd, b"q")
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline and os.waitpid(pid, os.WNOHANG)[0] == 0:
-        with contextlib.suppress(OSError):
-            if select.select([fd], [], [], 0.1)[0]:
-                os.read(fd, 65536)
-    with contextlib.suppress(ProcessLookupError, ChildProcessError):
-        os.kill(pid, signal.SIGKILL)
-        os.waitpid(pid, 0)
-    os.close(fd)
 
 
 def _others() -> list[Case]:

@@ -17,6 +17,7 @@ import re
 from collections.abc import Sequence
 
 from nastui.collectors.smart.reading import clean
+from nastui.collectors.smart.text import BANNER
 from nastui.model import SmartAttribute, Transport
 
 # Sample: Device Model:     FUJITSU MHW2120BH    (also "Model Number:", "Product:", "Vendor:")
@@ -35,8 +36,6 @@ _NVME_HOURS = re.compile(r"^Power On Hours:\s+(?P<h>[\d,]+)\s*$")
 _SCSI_HOURS = re.compile(r"^\s*Accumulated power on time, hours:minutes (?P<h>\d+):\d+")
 # Sample:     number of hours powered up = 47823.47               (Seagate SAS, -x background log)
 _SEAGATE_HOURS = re.compile(r"^\s*number of hours powered up = (?P<h>\d+)(?:\.\d+)?\s*$")
-# Sample: smartctl 7.3 2022-02-28 r5338 [x86_64-linux-6.1.0-13-amd64] (local build)
-_BANNER = re.compile(r"^smartctl \d+\.\d+")
 MODEL_LABELS = ("Device Model", "Model Number", "Product")
 TRANSPORTS = {"sat": Transport.SATA, "scsi": Transport.SAS, "nvme": Transport.NVME}
 TEMPERATURE_IDS = (194, 190)
@@ -124,4 +123,4 @@ def nvme_power_on_hours(lines: Sequence[str]) -> int | None:
 def has_banner(lines: Sequence[str]) -> bool:
     """The report starts with smartctl's banner (a pasted report often does not)."""
     first = next((line for line in lines if line.strip()), "")
-    return bool(_BANNER.match(first))
+    return bool(BANNER.match(first))

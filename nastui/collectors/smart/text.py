@@ -20,7 +20,7 @@ from nastui.model import PowerState
 from nastui.model.errors import ParseError
 
 # Sample: smartctl 7.3 2022-02-28 r5338 [x86_64-linux-6.1.0-13-amd64] (local build)
-_BANNER = re.compile(r"^smartctl (?P<version>\d+\.\d+)\b")
+BANNER = re.compile(r"^smartctl (?P<version>\d+\.\d+)\b")
 # Sample: Power mode is:    ACTIVE or IDLE          (ATA; SCSI: "Power mode is:       ACTIVE")
 _POWER_MODE = re.compile(r"^Power mode (?:is|was):\s+(?P<mode>\S.*?)\s*$")
 # Sample: Device is in STANDBY mode, exit(2)        (also "STANDBY (OS)", "SLEEP", "IDLE_B")
@@ -139,7 +139,7 @@ def non_medium_errors(lines: Iterable[str]) -> int | None:
 
 def version(lines: Iterable[str]) -> str | None:
     """smartctl's version from its banner line."""
-    match = _first(_BANNER, lines)
+    match = _first(BANNER, lines)
     return match["version"] if match is not None else None
 
 

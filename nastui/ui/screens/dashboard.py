@@ -10,11 +10,10 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 
-from nastui.core.assess import ups_health
 from nastui.core.deadband import FanHold
-from nastui.core.fleetview import ups_text
+from nastui.core.fleetview import ups_state
 from nastui.core.glyphs import Glyphs
-from nastui.model import FleetHost, Health, HostSnapshot
+from nastui.model import FleetHost, HostSnapshot
 from nastui.ui.gridlayout import MIN_CELL
 from nastui.ui.render.panels import alerts_text, thermal_text
 from nastui.ui.render.pools import pool_summary
@@ -112,10 +111,7 @@ def nut_lines(fleet: Sequence[FleetHost], width: int, glyphs: Glyphs) -> Text:
     for host in fleet:
         if host.profile != "nut":
             continue
-        upses = host.snapshot.ups if host.snapshot is not None else ()
-        if host.error is not None or not upses:
-            line, health = f"UPS {host.name}  unreachable", Health.CRITICAL
-        else:
-            line, health = f"UPS {host.name}  {ups_text(upses[0])}", ups_health(upses[0])
+        state, health = ups_state(host)
+        line = f"UPS {host.name}  {state}"
         text.append("\n" + fit(line, width, glyphs), style=HEALTH_STYLE.get(health, ""))
     return text
