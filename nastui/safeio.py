@@ -1,0 +1,113 @@
+"""Reading files that someone else may have replaced: regular files only, bounded in size.
+
+nastui reads its configuration, its own state files (the alert book, the swap record, the
+history's companions) and thousands of sysfs and /proc attributes. Any of them can be, by
+accident or on purpose, a FIFO (an `open` that blocks forever), `/dev/zero` or a sparse 1 GB
+file (a `read` that fills the memory), or a directory. Every such read goes through here:
+
+- the file is opened with `O_NONBLOCK` (a FIFO opens at once instead of waiting for a writer)
+  and `O_CLOEXEC`; `O_NOFOLLOW` too when the caller asks for it;
+- what was opened is checked with `fstat` (not a `stat` before the open, which a rename could
+  beat): only a regular file is read;
+- at most `limit` bytes are read; a longer file is refused, never cut silently.
+
+sysfs attributes and /proc files are regular files (sysfs reports 4096 bytes, /proc 0), so the
+checks cost one `fstat` and change nothing for them.
+
+Stdlib only: every layer (config, history, collectors, control) may use it.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+KIB = 1024
+MIB = 1024 * KIB
+
+
+class UnsafeFileError(OSError):
+    """A file that is not read: not a regular file, or larger than the caller's bound.
+
+    `str()` is one line naming the file and what it is ("... is a FIFO, not a regular file").
+    """
+
+
+def _kind(mode: int) -> str:
+    """What a non-regular file is, in an operator's words."""
+    kinds = (
+        (stat.S_ISDIR, "a directory"),
+        (stat.S_ISFIFO, "a FIFO"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISLNK, "a symbolic link"),
+    )
+    return next((name for test, name in kinds if test(mode)), "not a regular file")
+
+
+def open_regular(path: Path | str, *, follow: bool = True) -> int:
+    """Open `path` read-only without ever blocking, and only if it is a regular file.
+
+    Returns:
+        The file descriptor (the caller closes it).
+
+    Raises:
+        UnsafeFileError: it is a FIFO, device, directory or socket (or a link with
+            `follow=False`).
+        OSError: it cannot be opened (missing, permission).
+    """
+    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | (0 if follow else os.O_NOFOLLOW)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        if not follow and exc.errno == 40:  # ELOOP: O_NOFOLLOW met a symbolic link
+            raise UnsafeFileError(f"{path} is a symbolic link, not a regular file") from None
+        raise
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError:
+        os.close(fd)
+        raise
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise UnsafeFileError(f"{path} is {_kind(mode)}, not a regular file")
+    return fd
+
+
+def read_bounded(path: Path | str, limit: int, *, follow: bool = True) -> bytes:
+    """The whole content of a regular file of at most `limit` bytes.
+
+    Raises:
+        UnsafeFileError: not a regular file, or longer than `limit` bytes.
+        OSError: it cannot be opened or read.
+    """
+    fd = open_regular(path, follow=follow)
+    try:
+        chunks: list[bytes] = []
+        size = 0
+        while size <= limit:
+            chunk = os.read(fd, min(limit + 1 - size, 256 * KIB))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    finally:
+        os.close(fd)
+    if size > limit:
+        raise UnsafeFileError(f"{path} is larger than {_size(limit)}: not read")
+    return b"".join(chunks)
+
+
+def read_text_bounded(path: Path | str, limit: int, *, follow: bool = True) -> str:
+    """`read_bounded` decoded as UTF-8 (undecodable bytes replaced, never an exception)."""
+    return read_bounded(path, limit, follow=follow).decode("utf-8", errors="replace")
+
+
+def _size(limit: int) -> str:
+    if limit >= MIB and limit % MIB == 0:
+        return f"{limit // MIB} MiB"
+    if limit >= KIB and limit % KIB == 0:
+        return f"{limit // KIB} KiB"
+    return f"{limit} bytes"
