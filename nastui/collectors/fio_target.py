@@ -27,11 +27,13 @@ from nastui.collectors import runner
 from nastui.collectors.blockstack import is_real_root, normal_root, stack_of, uses_of
 from nastui.collectors.labels import find_labels
 from nastui.collectors.sysfs import (
+    TABLE_LIMIT,
     identity_of,
     links_by_target,
     parse_mountinfo,
     read_int,
     read_text,
+    resolved,
 )
 from nastui.model import BenchTarget, TargetKind
 
@@ -104,23 +106,19 @@ def _devno(rdev: int) -> str:
 
 
 def _block_name(root: Path, devno: str) -> str | None:
-    link = root / "sys/dev/block" / devno
-    return link.resolve().name if link.exists() else None
+    target = resolved(root / "sys/dev/block" / devno)
+    return target.name if target is not None else None
 
 
 def whole_disk(root: Path, name: str) -> str:
     """A partition's disk ("sdc1" -> "sdc"); a disk itself otherwise."""
     block = root / "sys/class/block" / name
-    if (block / "partition").exists():
-        return block.resolve().parent.name
-    return name
+    target = resolved(block) if (block / "partition").exists() else None
+    return target.parent.name if target is not None else name
 
 
 def _read(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return ""
+    return read_text(path, TABLE_LIMIT) or ""
 
 
 def read_labels(device: str, size: int | None) -> list[str]:

@@ -243,7 +243,8 @@ CASES = {
     ),
     "stale_after zero": (
         "[thresholds]\nstale_after = 0\n",
-        "config.toml:2: thresholds.stale_after must be a positive number of seconds up to 31622400, got 0",
+        "config.toml:2: thresholds.stale_after must be a positive number of seconds up to "
+        "31622400, got 0",
     ),
     "nvme wear": (
         "[thresholds]\nnvme_percent_used_warning = 0\n",
@@ -468,7 +469,8 @@ CASES = {
     ),
     "repeat interval": (
         "[alerts]\nrepeat_interval = -5\n",
-        "config.toml:2: alerts.repeat_interval must be a positive number of seconds up to 31622400, got -5",
+        "config.toml:2: alerts.repeat_interval must be a positive number of seconds up to "
+        "31622400, got -5",
     ),
     # ---- hosts
     "host without address": (
