@@ -5,6 +5,10 @@ over the old one, and the directory is flushed too: a reader never sees half a f
 crash or a power cut the file is the old one or the new one, never empty. The directory is
 created when missing with mode 0750 whatever the umask (`nastui.history.dirs`). Failures raise
 `StateError` with one line naming the file and the fix.
+
+A state file is read through `nastui.safeio`: a regular file of at most `STATE_LIMIT` bytes, in
+UTF-8. One that is a FIFO, a device, larger, or not UTF-8 is a `BadStateFile` (a `StateError`)
+naming it, never a hang or a traceback.
 """
 
 from __future__ import annotations
@@ -14,21 +18,42 @@ import os
 import tempfile
 from pathlib import Path
 
+from nastui import safeio
 from nastui.history.dirs import STATE_DIR_MODE, make_dir
+
+STATE_LIMIT = 16 * safeio.MIB  # nastui's own state files are a few KiB
 
 
 class StateError(OSError):
     """A state file could not be read or written; the message names it and the fix."""
 
 
+class BadStateFile(StateError):
+    """A state file that is there but is not what nastui writes (not a regular file, too
+    large, not UTF-8, not its format); it is left alone for a look."""
+
+
 def read_or_empty(path: Path) -> str:
-    """The file's text, or "" when it does not exist yet."""
+    """The file's text, or "" when it does not exist yet.
+
+    Raises:
+        BadStateFile: it is not a regular file, is larger than STATE_LIMIT, or is not UTF-8.
+        StateError: it cannot be read (permission).
+    """
     try:
-        return path.read_text(encoding="utf-8")
+        raw = safeio.read_bounded(path, STATE_LIMIT)
     except FileNotFoundError:
         return ""
+    except safeio.UnsafeFileError as exc:
+        raise BadStateFile(f"{exc}: look at it, then remove it") from exc
     except OSError as exc:
         raise StateError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise BadStateFile(
+            f"{path} is not UTF-8 text (byte {exc.start}): look at it, then remove it"
+        ) from None
 
 
 def write_atomic(path: Path, text: str, mode: int | None = None, *, durable: bool = True) -> None:

@@ -10,6 +10,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from nastui.control.swapstore import SwapBusy, SwapLock
 from nastui.core.swapburnin import burnin_argv
 from nastui.core.swapnames import Stage
 from nastui.core.swapstate import Swap, SwapPhase
@@ -44,8 +45,22 @@ class Outcome:
     notes: list[str] = field(default_factory=list)
 
 
+def _busy(exc: SwapBusy) -> Outcome:
+    """The outcome of an action refused because another process is changing the swap."""
+    return Outcome(None, error=str(exc), trouble=Trouble.USAGE)
+
+
 async def start(box: Box, target: str, in_place: bool | None = None) -> Outcome:
-    """Plan `target`, run the preparing writes, light the LED (pull first); keep the swap."""
+    """Plan `target`, run the preparing writes, light the LED (pull first); keep the swap.
+    Holds the swap lock throughout: a second start meanwhile is refused, naming this one."""
+    try:
+        with box.store.lock(f"starting a swap of {target}") as held:
+            return await _start(box, target, in_place, held)
+    except SwapBusy as exc:
+        return _busy(exc)
+
+
+async def _start(box: Box, target: str, in_place: bool | None, held: SwapLock) -> Outcome:
     current = box.store.load()
     if current is not None and current.active:
         return Outcome(
@@ -59,6 +74,7 @@ async def start(box: Box, target: str, in_place: bool | None = None) -> Outcome:
         trouble = Trouble.USAGE if plan.drive is None else Trouble.REFUSED
         return Outcome(None, error=f"refused: {plan.refusal}", trouble=trouble)
     swap = new_swap(box, plan)
+    held.say(f"preparing a swap of {swap.old.label}")
     out = Outcome(swap)
     ran = await execute(box, swap, tuple(o for o in swap.ops if o.stage is Stage.PREPARE))
     for step in ran:
@@ -82,7 +98,19 @@ async def start(box: Box, target: str, in_place: bool | None = None) -> Outcome:
 
 
 async def refresh(box: Box) -> Swap | None:
-    """The swap in progress followed on the box's snapshot and kept (logged when done)."""
+    """The swap in progress followed on the box's snapshot and kept (logged when done). While
+    another process changes the swap, the swap as last kept, unchanged, and `box.store.notice`
+    says why."""
+    try:
+        with box.store.lock("following the swap"):
+            return await _refresh(box)
+    except SwapBusy as exc:
+        swap = box.store.load()
+        box.store.notice = f"{exc}; shown as last kept"
+        return swap
+
+
+async def _refresh(box: Box) -> Swap | None:
     swap = box.store.load()
     if swap is None:
         return None
@@ -126,6 +154,14 @@ async def _ready_for(box: Box, serial: str) -> Swap | Outcome:
 
 async def replace(box: Box, serial: str) -> Outcome:
     """Run the replace onto the checked new drive whose serial the operator typed."""
+    try:
+        with box.store.lock(f"replacing onto the new drive {serial}"):
+            return await _replace(box, serial)
+    except SwapBusy as exc:
+        return _busy(exc)
+
+
+async def _replace(box: Box, serial: str) -> Outcome:
     swap = await _ready_for(box, serial)
     if isinstance(swap, Outcome):
         return swap
@@ -150,7 +186,16 @@ async def replace(box: Box, serial: str) -> Outcome:
 async def burnin(box: Box, serial: str, tool: str, timeout: float) -> Outcome:
     """Burn the checked new drive in (its serial typed) before it joins: badblocks or fio
     write-and-verify behind the benchmark's guard (simulated on the demo); the verdict is kept
-    on the swap (a failed one blocks the replace) and in its events."""
+    on the swap (a failed one blocks the replace) and in its events. The swap lock is held for
+    the whole burn-in: no replace or abort meanwhile."""
+    try:
+        with box.store.lock(f"burning in the new drive {serial}"):
+            return await _burnin(box, serial, tool, timeout)
+    except SwapBusy as exc:
+        return _busy(exc)
+
+
+async def _burnin(box: Box, serial: str, tool: str, timeout: float) -> Outcome:
     swap = await _ready_for(box, serial)
     if isinstance(swap, Outcome):
         return swap
@@ -180,6 +225,14 @@ async def burnin(box: Box, serial: str, tool: str, timeout: float) -> Outcome:
 
 async def abort(box: Box) -> Outcome:
     """Stop following the swap: LED off, logged as aborted; the pool is left as it is."""
+    try:
+        with box.store.lock("aborting the swap"):
+            return await _abort(box)
+    except SwapBusy as exc:
+        return _busy(exc)
+
+
+async def _abort(box: Box) -> Outcome:
     swap = box.store.load()
     if swap is None or not swap.active:
         return Outcome(None, notes=["no swap in progress"])
