@@ -30,6 +30,16 @@ from tests.fakesys import SAS_PARENT, SATA_PARENT, FakeDisk, add_enclosure, buil
 
 COMMANDS = (("drives", "--json"), ("bays", "--json"), ("pools", "--json"), ("status",))
 KINDS = ("fifo", "zero", "sparse", "loop", "dangling", "directory", "empty")
+# nastui's own state files, and what else they can hold: JSON nested past the stack, not UTF-8
+STATE_FILES = (
+    "acks.json", "leds.json", "selftests.json", "swap.json", "swap.json.bak", "swaps.json",
+    "swap.lock",
+)  # fmt: skip
+STATE_KINDS = (*KINDS, "nested", "binary")
+STATE_COMMANDS = (
+    ("drives", "--json"), ("status",), ("swap",), ("swap", "log"), ("selftest", "status"),
+    ("alert", "list"),
+)  # fmt: skip
 MEMORY_LIMIT = 3 << 30  # bytes of address space for the child: the machine is shared
 MDSTAT = """Personalities : [raid1]
 md0 : active raid1 sdb1[1] sda1[0]
@@ -133,8 +143,20 @@ def spoil(path: Path, kind: str) -> None:
         path.symlink_to(path.name + ".missing")
     elif kind == "directory":
         path.mkdir()
+    elif kind == "nested":
+        path.write_bytes(b'{"version": 1, "drives": ' + b"[" * 100_000)
+    elif kind == "binary":
+        path.write_bytes(b'{"version": 1, "swap": "\xff\xfe\x00"}')
     else:
         path.write_bytes(b"")
+
+
+def make_state(directory: Path) -> Path:
+    """A state directory holding each of STATE_FILES (an empty JSON object; the lock empty)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    for name in STATE_FILES:
+        (directory / name).write_text("" if name == "swap.lock" else "{}\n")
+    return directory
 
 
 @dataclass(frozen=True)
@@ -157,8 +179,15 @@ def _limits() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
 
 
-def run_commands(root: Path, config: Path, state: Path, timeout: float) -> tuple[list[Ran], float]:
-    """The four commands on the tree; (what each did, seconds for all).
+def run_commands(
+    root: Path,
+    config: Path,
+    state: Path,
+    timeout: float,
+    commands: tuple[tuple[str, ...], ...] = COMMANDS,
+) -> tuple[list[Ran], float]:
+    """`commands` (the four read-only ones) on the tree, with `state / "state"` as the state
+    directory; (what each did, seconds for all).
 
     Raises:
         subprocess.TimeoutExpired: they did not finish in `timeout` seconds (a hang).
@@ -174,7 +203,7 @@ def run_commands(root: Path, config: Path, state: Path, timeout: float) -> tuple
     }
     started = time.monotonic()
     done = subprocess.run(
-        [sys.executable, "-c", _DRIVER, str(root), str(config), json.dumps(COMMANDS)],
+        [sys.executable, "-c", _DRIVER, str(root), str(config), json.dumps(commands)],
         capture_output=True,
         text=True,
         env=env,

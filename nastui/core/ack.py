@@ -212,7 +212,7 @@ def ack_from_record(item: Any) -> Acknowledgement | None:
 def _load(text: str, source: str, section: str) -> Any:
     try:
         data = json.loads(text)
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:  # RecursionError: nested deeper than the stack
         raise ValueError(f"{source}: not an acknowledgement file ({exc})") from exc
     return data.get(section) if isinstance(data, dict) else None
 

@@ -17,7 +17,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.rootfuzz import KINDS, Ran, make_tree, paths_of, run_commands, spoil
+from tests.rootfuzz import (
+    KINDS,
+    STATE_COMMANDS,
+    STATE_FILES,
+    STATE_KINDS,
+    Ran,
+    make_state,
+    make_tree,
+    paths_of,
+    run_commands,
+    spoil,
+)
 
 HANG_S = 120.0  # far past what the four commands take on a shared machine: only a hang gets here
 
@@ -100,3 +111,34 @@ def test_random_spoils_of_the_tree(data: st.DataObject) -> None:
                 spoil(target, kind)
         ran, _ = run_commands(root, config, tmp, HANG_S)
         assert_clean(ran)
+
+
+@settings(
+    max_examples=15,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(
+    spoils=st.lists(
+        st.tuples(st.sampled_from(STATE_FILES), st.sampled_from(STATE_KINDS)),
+        min_size=1,
+        max_size=3,
+        unique_by=lambda t: t[0],
+    )
+)
+def test_random_spoils_of_the_state_directory(spoils: list[tuple[str, str]]) -> None:
+    """nastui's own files (acknowledgements, LEDs, self-tests, the swap, its backup, log and
+    lock) as FIFOs, /dev/zero, sparse, loops, directories, nested or binary JSON: every reader
+    answers in one line or degrades; no internal error, no hang."""
+    with tempfile.TemporaryDirectory(prefix="nastui-statefuzz-") as base:
+        tmp = Path(base)
+        root, config = make_tree(tmp)
+        state = make_state(tmp / "state")
+        for name, kind in spoils:
+            spoil(state / name, kind)
+        ran, _ = run_commands(root, config, tmp, HANG_S, STATE_COMMANDS)
+        bad = [
+            f"{' '.join(r.argv)}: exit {r.code}: {r.stderr[-600:]}" for r in ran if r.internal_error
+        ]
+        assert not bad, "\n".join(bad)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from nastui import safeio
 from nastui.collectors.sysfs import file_stamp
 from nastui.core.ack import decode
 from nastui.core.statefiles import ACKS_FILE
@@ -34,9 +35,10 @@ class AckReader:
             return self._acks
         self._stamp = stamp
         try:
-            self._acks = decode(self.path.read_text(encoding="utf-8"), str(self.path))
+            text = safeio.read_bounded(self.path, safeio.TABLE_LIMIT).decode("utf-8")
+            self._acks = decode(text, str(self.path))
             self.error = None
-        except (OSError, ValueError) as exc:
+        except (OSError, ValueError, RecursionError) as exc:  # a FIFO, not UTF-8, nested
             self._acks = {}
             self.error = CollectorError("acks", f"acknowledgements not read: {exc}")
         return self._acks
