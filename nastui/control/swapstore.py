@@ -53,6 +53,13 @@ class SwapLock:
     def __init__(self, fd: int) -> None:
         self._fd = fd
 
+    def release(self) -> None:
+        """Let go (closing the file releases the flock; the file stays: removing it would
+        race with the next holder)."""
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
     def say(self, what: str) -> None:
         """Record what the holder does now ("preparing bay 10 sdk ...")."""
         text = f"{os.getpid()}\t{' '.join(what.split())[: _LOCK_TEXT_LIMIT // 2]}\n".encode()
@@ -151,6 +158,19 @@ class SwapStore:
             SwapBusy: another process holds it (the message names its pid and what it does).
             StateError: the lock file cannot be made or opened.
         """
+        held = self.acquire(what)
+        try:
+            yield held
+        finally:
+            held.release()
+
+    def acquire(self, what: str) -> SwapLock:
+        """Take the swap lock now, or fail at once (`lock` as a pair of calls).
+
+        Raises:
+            SwapBusy: another process holds it (the message names its pid and what it does).
+            StateError: the lock file cannot be made or opened, or is not a regular file.
+        """
         path = self.directory / LOCK_FILE
         try:
             make_dir(self.directory, STATE_DIR_MODE)
@@ -161,16 +181,18 @@ class SwapStore:
         try:
             if not stat.S_ISREG(os.fstat(fd).st_mode):
                 raise BadStateFile(f"{path} is not a regular file: look at it, then remove it")
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                raise SwapBusy(_busy(path, fd)) from None
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             os.fchmod(fd, 0o644)
-            held = SwapLock(fd)
-            held.say(what)
-            yield held
-        finally:
-            os.close(fd)  # closing releases the lock; the file stays (removing it would race)
+        except BlockingIOError:
+            why = _busy(path, fd)
+            os.close(fd)
+            raise SwapBusy(why) from None
+        except OSError:
+            os.close(fd)
+            raise
+        held = SwapLock(fd)
+        held.say(what)
+        return held
 
 
 def _busy(path: Path, fd: int) -> str:

@@ -6,7 +6,11 @@ its way.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import dataclasses
+import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -16,6 +20,8 @@ from nastui.core.swapnames import Stage
 from nastui.core.swapstate import Swap, SwapPhase
 from nastui.daemon.swapburnin import BurnIn, burn_in
 from nastui.daemon.swapflow import Box, execute, follow, locate, new_swap, replace_ops
+
+LOCK_WAIT_S = 3.0  # how long an action waits for a swap lock someone else holds
 
 
 class Trouble(StrEnum):
@@ -50,11 +56,34 @@ def _busy(exc: SwapBusy) -> Outcome:
     return Outcome(None, error=str(exc), trouble=Trouble.USAGE)
 
 
+@contextlib.asynccontextmanager
+async def _holding(box: Box, what: str, wait: float = LOCK_WAIT_S) -> AsyncIterator[SwapLock]:
+    """The swap lock, waited for up to `wait` seconds (a `nastui swap` or the interface
+    following the swap holds it for a moment); the event loop keeps running meanwhile.
+
+    Raises:
+        SwapBusy: still held after `wait` seconds (the message names the holder).
+    """
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            held = box.store.acquire(what)
+            break
+        except SwapBusy:
+            if time.monotonic() >= deadline:
+                raise
+        await asyncio.sleep(0.1)
+    try:
+        yield held
+    finally:
+        held.release()
+
+
 async def start(box: Box, target: str, in_place: bool | None = None) -> Outcome:
     """Plan `target`, run the preparing writes, light the LED (pull first); keep the swap.
     Holds the swap lock throughout: a second start meanwhile is refused, naming this one."""
     try:
-        with box.store.lock(f"starting a swap of {target}") as held:
+        async with _holding(box, f"starting a swap of {target}") as held:
             return await _start(box, target, in_place, held)
     except SwapBusy as exc:
         return _busy(exc)
@@ -102,7 +131,7 @@ async def refresh(box: Box) -> Swap | None:
     another process changes the swap, the swap as last kept, unchanged, and `box.store.notice`
     says why."""
     try:
-        with box.store.lock("following the swap"):
+        async with _holding(box, "following the swap", wait=0.0):
             return await _refresh(box)
     except SwapBusy as exc:
         swap = box.store.load()
@@ -155,7 +184,7 @@ async def _ready_for(box: Box, serial: str) -> Swap | Outcome:
 async def replace(box: Box, serial: str) -> Outcome:
     """Run the replace onto the checked new drive whose serial the operator typed."""
     try:
-        with box.store.lock(f"replacing onto the new drive {serial}"):
+        async with _holding(box, f"replacing onto the new drive {serial}"):
             return await _replace(box, serial)
     except SwapBusy as exc:
         return _busy(exc)
@@ -189,7 +218,7 @@ async def burnin(box: Box, serial: str, tool: str, timeout: float) -> Outcome:
     on the swap (a failed one blocks the replace) and in its events. The swap lock is held for
     the whole burn-in: no replace or abort meanwhile."""
     try:
-        with box.store.lock(f"burning in the new drive {serial}"):
+        async with _holding(box, f"burning in the new drive {serial}"):
             return await _burnin(box, serial, tool, timeout)
     except SwapBusy as exc:
         return _busy(exc)
@@ -226,7 +255,7 @@ async def _burnin(box: Box, serial: str, tool: str, timeout: float) -> Outcome:
 async def abort(box: Box) -> Outcome:
     """Stop following the swap: LED off, logged as aborted; the pool is left as it is."""
     try:
-        with box.store.lock("aborting the swap"):
+        async with _holding(box, "aborting the swap"):
             return await _abort(box)
     except SwapBusy as exc:
         return _busy(exc)

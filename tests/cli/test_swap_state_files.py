@@ -14,6 +14,7 @@ import io
 import os
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -59,7 +60,8 @@ def test_two_starts_at_once_take_out_one_drive(
     root, config, tools, _ = box
     for n in (0, 1):
         old = f"{by_id(n)}-part1"
-        tools.answer("mdadm", f"/dev/md0 --fail {old}", delay=4.0)  # the first is slow to fail
+        # the first start is slower to fail a member than a second start waits for the lock
+        tools.answer("mdadm", f"/dev/md0 --fail {old}", delay=10.0)
         tools.answer("mdadm", f"/dev/md0 --remove {old}")
     first = start(root, config, 0)
     deadline = time.monotonic() + 60
@@ -178,3 +180,17 @@ def test_the_lock_names_its_holder_and_is_released(tmp_path: Path) -> None:
     with SwapStore(tmp_path).lock("starting a swap of 11"):
         pass
     assert (tmp_path / "swap.lock").stat().st_mode & 0o777 == 0o644
+
+
+def test_a_start_waits_out_a_moment_of_following(
+    box: tuple[Path, Path, FakeTools, Path],
+) -> None:
+    """The interface or a `nastui swap` holds the lock for a moment while following: a start
+    then waits (up to 3 s) instead of being refused."""
+    root, config, tools, state = box
+    old = f"{by_id(0)}-part1"
+    tools.answer("mdadm", f"/dev/md0 --fail {old}")
+    tools.answer("mdadm", f"/dev/md0 --remove {old}")
+    held = SwapStore(state).acquire("following the swap")
+    threading.Timer(0.5, held.release).start()
+    assert nastui(root, config, "swap", "start", "0", "--pull-first")[0] == exits.OK
