@@ -135,7 +135,8 @@ async def refresh(box: Box) -> Swap | None:
             return await _refresh(box)
     except SwapBusy as exc:
         swap = box.store.load()
-        box.store.notice = f"{exc}; shown as last kept"
+        busy = f"{exc}; shown as last kept"
+        box.store.notice = f"{box.store.notice}; {busy}" if box.store.notice else busy
         return swap
 
 
