@@ -33,12 +33,14 @@ from nastui.core.fanzone import (
 )
 from nastui.daemon.fanlog import Log
 from nastui.daemon.fanreads import BoundedReader, Stall
+from nastui.daemon.fanrescue import within
 from nastui.daemon.fanrig import Builder, RiggedFan, describe
 from nastui.daemon.fantemps import refresh_temperatures
 from nastui.model import FanZone, HostSnapshot
 from nastui.session import Session
 
 FileStamp = tuple[int, int, int]
+RELOAD_TIMEOUT_S = 5.0  # a configuration read and checked within this, or the reload refused
 
 
 def file_stamp(config: Config) -> FileStamp | None:
@@ -235,18 +237,12 @@ class FanDaemon:
         if config.path is None:
             self.log.info("no configuration file to reload")
             return
-        try:
-            # on a thread: a large (bounded) file takes a second or two to check
-            fresh = await asyncio.to_thread(load_config, config.path)
-        except ConfigError as exc:
-            self.log.warning(f"configuration not reloaded, keeping the running one: {exc}")
-            return
-        except Exception as exc:  # any failure to load (a bug too) is a refused reload
-            why = f"{config.path.name}: cannot be loaded ({type(exc).__name__}: {exc})"
-            self.log.warning(f"configuration not reloaded, keeping the running one: {why}")
-            return
-        if not fresh.zones or not fresh.fans:  # an emptied or half-saved file, as at start
-            why = f"{config.path.name}: no [[zone]] and [[fan]] tables: nothing to control"
+        path = config.path
+        # on a thread, waited for at most RELOAD_TIMEOUT_S: a large (bounded) file takes a
+        # second or two to check, and one on a hung mount may never come back
+        fresh = await asyncio.to_thread(within, lambda: load_config(path), RELOAD_TIMEOUT_S)
+        if isinstance(fresh, Exception) or not fresh.zones or not fresh.fans:
+            why = _refusal(fresh, path)
             self.log.warning(f"configuration not reloaded, keeping the running one: {why}")
             return
         await self.apply(fresh)
@@ -283,6 +279,16 @@ class FanDaemon:
         for gone in old_fans.values():
             await self._restore(gone)
         self.fans = kept
+
+
+def _refusal(fresh: Config | Exception, path: Path) -> str:
+    """Why a reload is refused: the file's problem, a failure to load it (a bug too), or a
+    file with nothing to control (an emptied or half-saved one, as at start)."""
+    if isinstance(fresh, ConfigError):
+        return str(fresh)
+    if isinstance(fresh, Exception):
+        return f"{path.name}: cannot be loaded ({type(fresh).__name__}: {fresh})"
+    return f"{path.name}: no [[zone]] and [[fan]] tables: nothing to control"
 
 
 def _output(cfg: FanConfig) -> tuple[object, ...]:

@@ -4,6 +4,7 @@ watchdog thread, sd_notify's environment, and `--full-speed`'s plan on fake tree
 from __future__ import annotations
 
 import asyncio
+import io
 import math
 import socket
 import threading
@@ -22,8 +23,9 @@ from nastui.core.fanzone import (
     zone_reading,
     zone_step,
 )
+from nastui.daemon.fanlog import Log
 from nastui.daemon.fanreads import BoundedReader, Stall
-from nastui.daemon.fanrescue import bounded, plan, pwm_files
+from nastui.daemon.fanrescue import bounded, file_commands, pwm_files, rescue
 from nastui.daemon.fanwatch import Notifier, Watchdog
 from nastui.model import (
     CurvePoint,
@@ -38,7 +40,7 @@ from nastui.model import (
     TempSource,
     ZoneMode,
 )
-from tests.fakehwmon import add_chip
+from tests.fakehwmon import add_chip, read
 
 NOW = 1000.0
 CURVE = FanCurve((CurvePoint(30, 20), CurvePoint(40, 50), CurvePoint(45, 100)))
@@ -183,19 +185,43 @@ def test_full_speed_finds_only_pwm_duty_files(tmp_path: Path) -> None:
     assert pwm_files(tmp_path / "nowhere") == []
 
 
-def test_full_speed_plan_of_a_broken_file(tmp_path: Path) -> None:
+def test_full_speed_commands_of_a_broken_file(tmp_path: Path) -> None:
     config = tmp_path / "config.toml"
     config.write_text(
         '[[fan]]\nname = "bmc"\ndriver = "ipmi-dell"\nzone = "none"\nipmi_zone = 0\n'
         '[[fan]]\nname = "x"\ndriver = "command"\nset_command = ["/bin/true", "{duty}"]\n'
     )
-    the_plan = plan(tmp_path, config)
-    assert the_plan.pwms == ()
-    assert [what for what, _ in the_plan.commands] == ["fan bmc", "fan bmc"]
-    assert the_plan.notes[0].startswith("configuration invalid (config.toml:")
-    assert the_plan.notes[1] == "fan x: its command is not run from an invalid configuration"
-    assert plan(tmp_path, None).notes == (
-        "no configuration file: IPMI and command fans, if any, not driven",
+    notes: list[str] = []
+    commands = file_commands(config)(notes)
+    assert [what for what, _ in commands] == ["fan bmc", "fan bmc"]
+    assert notes[0].startswith("configuration invalid (config.toml:")
+    assert notes[1] == "fan x: its command is not run from an invalid configuration"
+    notes.clear()
+    assert file_commands(None)(notes) == []
+    assert notes == ["no configuration file: IPMI and command fans, if any, not driven"]
+
+
+async def test_full_speed_writes_every_pwm_before_reading_the_configuration(
+    tmp_path: Path,
+) -> None:
+    hwmon = add_chip(tmp_path, pwms={1: (80, 2), 2: (100, 5)})
+    seen: list[tuple[str, ...]] = []
+
+    def commands(notes: list[str]) -> list[tuple[str, tuple[str, ...]]]:
+        seen.append(tuple(read(hwmon / f) for f in ("pwm1", "pwm2")))
+        release.wait()  # a configuration that never reads: the rescue does not wait for it
+        return []
+
+    release = threading.Event()
+    log = Log(io.StringIO())
+    try:
+        assert not await rescue(tmp_path, commands, log, timeout=0.05)
+    finally:
+        release.set()
+    assert seen == [("255", "255")]  # full speed already written when it was asked
+    assert log.lines[-1] == (
+        "fand --full-speed: configuration not read (no answer within 0.05 s): "
+        "IPMI and command fans not driven"
     )
 
 
