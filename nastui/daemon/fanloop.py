@@ -6,13 +6,18 @@ reader thread and bounded in time (`fanreads`: reads not done by the deadline ar
 sensors, every zone at 100 %); turn each zone's temperature into a duty (`core.fanzone`: curve
 with hysteresis or PID; blind, stale or implausible -> 100 %), each fan's duty from its zone's
 (`core.fancurve.fan_duty`: its limits, rate limit, spin-up kick), and write the fans whose
-duty changed. Every change is logged. A write that fails is retried at full speed at once.
+duty changed. Every change is logged. Every other fan is held (`hold`: hwmon's `pwmN_enable`
+and `pwmN` read back and written again when a BIOS or another tool changed them; IPMI and
+command fans sent their last commands again): each correction is logged, the first in full
+and repeats as a count at most once a minute and when the daemon stops. A write that fails
+is retried at full speed at once.
 `restore_all` hands every fan back as it was found (or at full speed).
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -91,6 +96,7 @@ class FanDaemon:
         self._stamp = file_stamp(session.config)
         self._seen: dict[str, Seen] = {}
         self.progress: Callable[[], None] = lambda: None  # the watchdogs' beat, set by `serve`
+        self.monotonic: Callable[[], float] = time.monotonic  # paces the correction counts
         self.reads = BoundedReader(self._read, self.reads_deadline)
 
     @property
@@ -130,7 +136,9 @@ class FanDaemon:
             duty = fan_duty(zone_duty, fan.duty, fan.limits)
             if duty != fan.duty:
                 await self._write(fan, duty)
-                self.progress()
+            else:
+                await self._hold(fan)
+            self.progress()
         return got
 
     async def _read(self) -> HostSnapshot:
@@ -172,6 +180,30 @@ class FanDaemon:
         fan.duty, fan.trouble = duty, None
         self.log.info(f"fan {fan.config.name}: {before} -> {duty:g} %{self._writes()}")
 
+    async def _hold(self, fan: RiggedFan) -> None:
+        """Keep the fan's duty against whatever else writes it; each correction logged (the
+        first of a run in full, then a count at most once a minute)."""
+        try:
+            found = await fan.driver.hold()
+        except (DriverError, ValueError) as exc:
+            self._writer.take()
+            await self._fail_safe(fan, str(exc))
+            return
+        done = self._writes()
+        now = self.monotonic()
+        first, counts = fan.taken.seen(found, now) if found else (False, fan.taken.due(now))
+        self._tell_counts(fan, counts)
+        if first:
+            self.log.warning(f"fan {fan.config.name}: taken back (found {found}); set again{done}")
+
+    def _tell_counts(self, fan: RiggedFan, counts: list[tuple[str, int, float]]) -> None:
+        for found, times, seconds in counts:
+            self.log.warning(
+                f"fan {fan.config.name}: taken back {times} more "
+                f"time{'' if times == 1 else 's'} in {seconds:.0f} s (found {found}); "
+                "set again each time"
+            )
+
     async def _fail_safe(self, fan: RiggedFan, why: str) -> None:
         """After a failed write: full speed, or at least say it could not be done."""
         if why != fan.trouble:
@@ -197,6 +229,7 @@ class FanDaemon:
         """Give every fan back (original `pwmN_enable`, or full speed); True if all went."""
         ok = True
         for fan in self.fans:
+            self._tell_counts(fan, fan.taken.due(self.monotonic(), final=True))
             ok = await self._restore(fan) and ok
         return ok
 

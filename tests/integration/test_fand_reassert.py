@@ -14,6 +14,7 @@ with no log line; the FIFO hung the loop, the watchdog's rescue and `--full-spee
 from __future__ import annotations
 
 import os
+import re
 import signal
 import sys
 import time
@@ -24,10 +25,14 @@ import pytest
 from tests.fandbox import (
     CONFIG,
     ORIGINAL,
+    Sampler,
+    State,
+    bios,
     fand_argv,
     full_speed,
     in_control,
     make_box,
+    rewriting,
     running,
     wait_for,
 )
@@ -39,6 +44,52 @@ SLACK = 0.5  # scheduling on a loaded 2-core machine; measured 10-40 ms when idl
 QUICK = CONFIG + "\n[poll]\ncommand_timeout = 1\n"  # the watchdog's limit: 2.5 s
 CURVE = ("1", "112")  # 38 C on the curve: 44 %
 FULL = ("1", "255")
+
+
+@pytest.mark.parametrize("failsafe", [True, False], ids=["fail-safe", "curve"])
+def test_a_bios_taking_the_fan_back_is_corrected_every_period(
+    tmp_path: Path, failsafe: bool
+) -> None:
+    box = make_box(tmp_path, QUICK)
+    with running(box, fand_argv(box, "--period", str(PERIOD))) as daemon:
+        wait_for(lambda: in_control(box))
+        held = CURVE
+        if failsafe:
+            box.temps[1].unlink()  # sdb's reading is gone: 100 %
+            wait_for(lambda: box.state() == FULL)
+            held = FULL
+        with Sampler(box) as sampler, rewriting(bios(box), every=1.0) as hits:
+            wait_for(lambda: len(hits) >= 5, timeout=30)
+            time.sleep(2 * PERIOD + SLACK)  # the last take-back is corrected too
+        assert box.state() == held
+        daemon.send_signal(signal.SIGTERM)
+        assert daemon.wait(timeout=10) == 0
+    assert box.state() == ORIGINAL
+
+    def taken(state: State) -> bool:
+        return state != held
+
+    # corrected within a period (two when the BIOS's two writes straddle a period's)
+    assert sampler.longest(taken) <= 2 * PERIOD + SLACK, sampler.longest(taken)
+    pwm2 = box.hwmon.resolve() / "pwm2"
+    first = (
+        f"fan front: taken back (found pwm2_enable=5, pwm2=60); set again "
+        f"[{pwm2}_enable = 1; {pwm2} = {held[1]}]"
+    )
+    lines = box.text().splitlines()
+    assert first in lines
+    assert lines.count(first) == 1  # repeats are counted, not logged each time
+    counted = re.compile(  # and told on the way out
+        r"fan front: taken back \d+ more times in \d+ s \(found pwm2_enable=5, pwm2=60\); "
+        "set again each time"
+    )
+    assert any(counted.fullmatch(line) for line in lines), lines
+    under, longest = sampler.seconds(taken), sampler.longest(taken)
+    where = "fail-safe" if failsafe else "curve"
+    print(
+        f"BIOS every 1 s, {where}: its for {under:.2f} of {sampler.span:.1f} s, "
+        f"at most {longest:.2f} s at a time"
+    )
 
 
 def test_a_fifo_for_a_configuration_is_refused_on_sighup(tmp_path: Path) -> None:
