@@ -102,12 +102,13 @@ def full_speed(box: Box, env: Mapping[str, str] | None = None) -> subprocess.Com
 
 @contextmanager
 def running(
-    box: Box, argv: list[str], env: Mapping[str, str] | None = None
+    box: Box, argv: list[str], env: Mapping[str, str] | None = None, repo: Path = REPO
 ) -> Iterator[subprocess.Popen[bytes]]:
-    """The daemon as a child process, killed if a test leaves it running."""
+    """The daemon as a child process (nastui from `repo`: another checkout for before-and-
+    after figures), killed if a test leaves it running."""
     with box.log.open("wb") as log:
         proc = subprocess.Popen(
-            argv, stdout=log, stderr=subprocess.STDOUT, cwd=REPO, env=clean_env(env)
+            argv, stdout=log, stderr=subprocess.STDOUT, cwd=repo, env=clean_env(env)
         )
     try:
         yield proc

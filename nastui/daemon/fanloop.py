@@ -4,13 +4,14 @@ Each `step`: poll the session (collect -> assess -> store) and read hwmon drive 
 afresh (`fantemps`: the backend's schedule is slower than a control period), both on the
 reader thread and bounded in time (`fanreads`: reads not done by the deadline are lost
 sensors, every zone at 100 %); turn each zone's temperature into a duty (`core.fanzone`: curve
-with hysteresis or PID; blind, stale or implausible -> 100 %), each fan's duty from its zone's
-(`core.fancurve.fan_duty`: its limits, rate limit, spin-up kick), and write the fans whose
-duty changed. Every change is logged. Every other fan is held (`hold`: hwmon's `pwmN_enable`
-and `pwmN` read back and written again when a BIOS or another tool changed them; IPMI and
-command fans sent their last commands again): each correction is logged, the first in full
-and repeats as a count at most once a minute and when the daemon stops. A write that fails
-is retried at full speed at once.
+with hysteresis or PID; blind, stale or implausible -> 100 %; a sensor once lost is believed
+again only after the zone's `trust_after` plausible readings in a row, logged when it is),
+each fan's duty from its zone's (`core.fancurve.fan_duty`: its limits, rate limit, spin-up
+kick), and write the fans whose duty changed. Every change is logged. Every other fan is held
+(`hold`: hwmon's `pwmN_enable` and `pwmN` read back and written again when a BIOS or another
+tool changed them; IPMI and command fans sent their last commands again): each correction is
+logged, the first in full and repeats as a count at most once a minute and when the daemon
+stops. A write that fails is retried at full speed at once.
 `restore_all` hands every fan back as it was found (or at full speed).
 """
 
@@ -29,11 +30,12 @@ from nastui.core.fanpreview import stale_after, staleness_period
 from nastui.core.fanzone import (
     Blind,
     Reading,
-    Seen,
+    Trust,
     ZoneDecision,
     ZoneState,
-    remember,
-    zone_reading,
+    believed_again,
+    lose_all,
+    vetted_reading,
     zone_step,
 )
 from nastui.daemon.fanlog import Log
@@ -61,11 +63,12 @@ def file_stamp(config: Config) -> FileStamp | None:
 
 @dataclass
 class ZoneTrack:
-    """A zone, its controller state and the last decision logged."""
+    """A zone, its controller state, its sensors' trust and the last decision logged."""
 
     zone: FanZone
     state: ZoneState = field(default_factory=ZoneState)
     last: tuple[float, bool] | None = None
+    trusts: dict[str, Trust] = field(default_factory=dict)
 
 
 class FanDaemon:
@@ -94,7 +97,6 @@ class FanDaemon:
         self.log = log
         self.period = period
         self._stamp = file_stamp(session.config)
-        self._seen: dict[str, Seen] = {}
         self.progress: Callable[[], None] = lambda: None  # the watchdogs' beat, set by `serve`
         self.monotonic: Callable[[], float] = time.monotonic  # paces the correction counts
         self.reads = BoundedReader(self._read, self.reads_deadline)
@@ -126,10 +128,11 @@ class FanDaemon:
         if isinstance(got, Stall):
             now = self.session.clock.now()
             blind = Blind(got.why)
+            for track in self.zones.values():
+                track.trusts = lose_all(track.trusts)  # no reading came: each sensor is lost
             decisions = {name: self._zone(t, blind, now) for name, t in self.zones.items()}
         else:
             decisions = {name: self._zone_of(t, got) for name, t in self.zones.items()}
-            self._seen = remember(got.drives, self._seen)
         for fan in self.fans:
             decision = decisions.get(fan.config.zone)
             zone_duty = decision.duty if decision is not None else FULL
@@ -151,9 +154,16 @@ class FanDaemon:
     def _zone_of(self, track: ZoneTrack, snapshot: HostSnapshot) -> ZoneDecision:
         zone, now = track.zone, snapshot.taken_at
         max_age = stale_after(zone, self.stale_period)
-        reading = zone_reading(
-            zone.sources, snapshot.drives, snapshot.sensors, now, max_age, previous=self._seen
+        drives, sensors = snapshot.drives, snapshot.sensors
+        reading, trusts = vetted_reading(
+            zone.sources, drives, sensors, now, max_age, trusts=track.trusts, need=zone.trust_after
         )
+        for sensor in believed_again(track.trusts, trusts):
+            self.log.info(
+                f"zone {zone.name}: {sensor} believed again after {zone.trust_after} "
+                "plausible readings in a row"
+            )
+        track.trusts = trusts
         return self._zone(track, reading, now)
 
     def _zone(self, track: ZoneTrack, reading: Reading | Blind | None, now: float) -> ZoneDecision:
@@ -285,12 +295,7 @@ class FanDaemon:
         """Run on `config` from now on: changed zones start afresh, changed fans are rebuilt."""
         self.session.config = config
         old_zones = self.zones
-        self.zones = {
-            z.name: old_zones[z.name]
-            if z.name in old_zones and old_zones[z.name].zone == z
-            else ZoneTrack(z)
-            for z in config.zones
-        }
+        self.zones = {z.name: _track(z, old_zones.get(z.name)) for z in config.zones}
         kept: list[RiggedFan] = []
         old_fans = {f.config.name: f for f in self.fans}
         for cfg in config.fans:
@@ -312,6 +317,14 @@ class FanDaemon:
         for gone in old_fans.values():
             await self._restore(gone)
         self.fans = kept
+
+
+def _track(zone: FanZone, old: ZoneTrack | None) -> ZoneTrack:
+    """A reloaded zone's track: kept when unchanged; a changed one starts afresh but keeps
+    its sensors' trust (a reload never makes a lost sensor believed)."""
+    if old is None:
+        return ZoneTrack(zone)
+    return old if old.zone == zone else ZoneTrack(zone, trusts=old.trusts)
 
 
 def _refusal(fresh: Config | Exception, path: Path) -> str:
