@@ -111,17 +111,24 @@ def _user_config_dir(env: Mapping[str, str]) -> Path:
 def load_config(path: Path | None) -> Config:
     """Read and check a configuration file; None gives the built-in defaults.
 
-    The file is read through `safeio.read_bounded`: only a regular file of at most
-    MAX_FILE_BYTES, opened without blocking (a FIFO, /dev/zero or a directory is refused in
-    one line, never waited on or read without end).
-
     Raises:
         ConfigError: the file cannot be read, is not TOML, or breaks a rule.
     """
     if path is None:
         return Config()
+    return parse_config(config_text(path), path)
+
+
+def config_text(path: Path) -> str:
+    """A configuration file's text, read through `safeio.read_bounded`: only a regular file
+    of at most MAX_FILE_BYTES, opened without blocking (a FIFO, /dev/zero or a directory is
+    refused in one line, never waited on or read without end).
+
+    Raises:
+        ConfigError: it cannot be read, is not such a file, or is not UTF-8.
+    """
     try:
-        text = read_bounded(path, MAX_FILE_BYTES).decode("utf-8")
+        return read_bounded(path, MAX_FILE_BYTES).decode("utf-8")
     except UnsafeFileError as exc:  # a FIFO, /dev/zero, a directory, a file too big
         raise ConfigError(path, None, "", str(exc)) from None
     except OSError as exc:
@@ -129,7 +136,6 @@ def load_config(path: Path | None) -> Config:
     except UnicodeDecodeError as exc:
         message = f"cannot read {path.name}: not UTF-8 text (byte {exc.start})"
         raise ConfigError(path, None, "", message) from None
-    return parse_config(text, path)
 
 
 def parse_config(text: str, path: Path) -> Config:

@@ -7,8 +7,8 @@ pointed at an older checkout.
    seconds under its control, the state at the end, log lines about it.
 2. A drive reading that jumps 60 -> 5 C and sticks (average zone at 100 %): seconds below full
    and the lowest duty in the 7 s after the jump.
-3. A drive reading alternating every period between 38 C and garbage, empty and `nan`
-   (12 s): seconds below full, lowest duty.
+3. A drive reading alternating every period between 38 C and garbage, empty and `nan`:
+   seconds below full in the 12 s after the first bad reading, lowest duty.
 4. A FIFO in place of the configuration: SIGHUP (does the loop run on? SIGTERM's exit),
    `fand --full-speed` (time to full speed, exit), a stuck loop (time the watchdog takes to
    full speed). Each is given up after 30 s.
@@ -129,8 +129,10 @@ def flap_case(repo: Path, bad: str) -> None:
         def flap(i: int) -> None:
             box.temps[1].write_text(f"{values[i % 2]}\n")
 
-        with rewriting(flap, every=float(PERIOD)), Sampler(box) as sampler:
-            time.sleep(12.0)
+        with rewriting(flap, every=float(PERIOD)):
+            _until(lambda: box.state() == FULL)  # the first bad reading
+            with Sampler(box) as sampler:
+                time.sleep(12.0)
         _stop(daemon)
     below = sampler.seconds(lambda s: s != FULL)
     print(
