@@ -3,6 +3,7 @@ run writing nothing, and duty checked before anything is written."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -317,3 +318,16 @@ async def test_sim_fan_only_records() -> None:
         "sim fan fan-wall-1 = 100 %",
         "sim fan fan-wall-1 back to the simulator",
     ]
+
+
+def test_the_writer_reads_only_a_regular_file_of_a_page(tmp_path: Path) -> None:
+    writer = FanWriter()
+    fifo = tmp_path / "pwm2"
+    os.mkfifo(fifo)  # no writer: read at once as nothing, never waited on
+    assert writer.read(fifo) is None
+    assert writer.read(Path("/dev/zero")) is None  # never read without end
+    big = tmp_path / "pwm3"
+    big.write_text("1" * 5000)
+    assert writer.read(big) is None
+    big.write_text("128\n")
+    assert writer.read(big) == "128"
