@@ -63,7 +63,7 @@ TEMPLATES: dict[str, str] = {
     },
     **{
         f"zone.{k}": f'[[zone]]\nname = "z"\n{k} = {{v}}\n'
-        for k in ("hysteresis", "min_duty", "max_duty", "stale_periods")
+        for k in ("hysteresis", "min_duty", "max_duty", "stale_periods", "trust_after")
     },
     **{
         f"zone.pid.{k}": f'[[zone]]\nname = "z"\nmode = "pid"\n{k} = {{v}}\n'
