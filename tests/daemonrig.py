@@ -28,7 +28,8 @@ doc = json.load(sys.stdin)
 time.sleep(float(sys.argv[2]))
 with open(sys.argv[1], "a") as log:
     for n in doc["notices"]:
-        log.write(json.dumps([time.time(), n["host"], n["kind"], n["key"], n["at"]]) + "\\n")
+        row = [time.time(), n["host"], n["kind"], n["key"], n["at"], n["health"]]
+        log.write(json.dumps(row) + "\\n")
 if len(sys.argv) > 3 and open(sys.argv[3]).read().strip() == "fail":
     sys.exit(1)
 """
@@ -45,6 +46,7 @@ class Told:
     kind: str
     key: str
     at: float
+    health: str
 
 
 class DaemonRig:

@@ -39,6 +39,7 @@ from typing import Any
 
 from nastui.core.ack import ack_from_record, ack_key, ack_record, covering, expired, grown
 from nastui.model import Acknowledgement, Alert, Health, Notice, NoticeKind, Subject
+from nastui.safeio import loads_json
 
 __all__ = [
     "AlertBook",
@@ -370,7 +371,7 @@ def decode_book(text: str, source: str) -> AlertBook:
         ValueError: the text is not an alert state file at all (the message names `source`).
     """
     try:
-        data = json.loads(text)
+        data = loads_json(text)
     except ValueError as exc:
         raise ValueError(f"{source}: not an alert state file ({exc})") from exc
     items = data.get("alerts") if isinstance(data, dict) else None

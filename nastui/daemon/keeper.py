@@ -17,6 +17,12 @@ Storage never stops alerting. Every write of the daemon goes through the `Keeper
   query later) is moved aside and a new one started (`nastui.history.salvage`); when even the
   new file cannot be made, the daemon goes on with a history in memory and tries the file again
   every cycle.
+- A history file that cannot be used at all (a directory, a FIFO or a device in its place, an
+  immutable or unwritable file) never stops the daemon either: it watches without history
+  (in memory), raises `daemon:storage` as CRITICAL, and tries the file every cycle.
+- An alert book that no reader could use (not a regular file, over 16 MiB, not UTF-8, not
+  JSON, nested absurdly deep) is moved aside as `alert-book.json.damaged-TIME` and said once;
+  the history's copy is used instead.
 """
 
 from __future__ import annotations
@@ -50,6 +56,7 @@ class Keeper:
         self.books: BookFile | None = BookFile(history.path.parent) if real else None
         self._in_spare = False  # the book went into the spare (said once)
         self._reopen: Path | None = None  # a history file to open again once it can be made
+        self._unusable: str | None = None  # why that file cannot be used (not for lack of room)
         self._pending: list[tuple[str, tuple[Notice, ...], str]] = []
         self._dropped = 0
         self._acks: tuple[Acknowledgement, ...] = ()
@@ -66,13 +73,10 @@ class Keeper:
 
     @classmethod
     def open(cls, path: Path, log: Log) -> Keeper:
-        """Open the history file at `path`; a damaged one is moved aside and a new one made,
-        and when there is no room for one the daemon starts with a history in memory.
-
-        Raises:
-            HistoryError: the file cannot be opened for another reason (permission: the
-                daemon should not start, and says so).
-        """
+        """Open the history file at `path`; a damaged one is moved aside and a new one made.
+        Never raises: when there is no room for one, or it cannot be used at all (a
+        directory, a device, an immutable or unwritable file), the daemon watches with a
+        history in memory, says why in its storage alert, and tries the file every cycle."""
         try:
             return cls(History.open(path), log)
         except HistoryError as exc:
@@ -85,11 +89,10 @@ class Keeper:
             else:
                 log.error(salvaged.describe(f"damaged ({error.detail})"))
                 return cls(salvaged.history, log)
-        if error.kind != FULL:
-            raise error
         keeper = cls(History.in_memory(), log)  # the first cycle says why, and retries
         keeper.books = BookFile(path.parent)
         keeper._reopen = path
+        keeper._unusable = None if error.kind == FULL else str(error)
         return keeper
 
     def _check_at_start(self) -> None:
@@ -99,7 +102,8 @@ class Keeper:
 
     def load_book(self) -> AlertBook:
         """The alert book: the side file's (or its spare's, when newer), else the history's
-        copy, else an empty one."""
+        copy, else an empty one. A side file that can never be read (a FIFO, a directory, a
+        huge or malformed file) is moved aside, and said once."""
         texts = self._book_texts()
         copy = self.state(BOOK)
         if self.history.was_empty:
@@ -111,14 +115,17 @@ class Keeper:
             self.log.warning(
                 f"history {self.history.path} was empty (0 bytes): a new one was started; {known}"
             )
-        candidates: list[tuple[str, object]] = [*texts]
+        candidates: list[tuple[str, Path | str]] = [*texts]
         if copy:
             candidates.append((copy, f"{self.history.path} ({BOOK})"))
         for text, source in candidates:
             try:
                 book = decode_book(text, str(source))
             except ValueError as exc:
-                self.log.warning(f"{exc}; not used")
+                if isinstance(source, Path):
+                    self._set_aside(source, str(exc))
+                else:
+                    self.log.warning(f"{exc}; not used")
                 continue
             primary = next((t for t, where in texts if where.name == BOOK_FILE), "")
             self._kept = {"file": primary, "history": copy or ""}
@@ -128,14 +135,27 @@ class Keeper:
     def _book_texts(self) -> list[tuple[str, Path]]:
         if self.books is None:
             return []
+        texts, unreadable = self.books.texts()
+        for path, why, bad in unreadable:
+            if bad:
+                self._set_aside(path, why)
+            else:
+                self.log.warning(f"alert book: {why}; not used")
+        return texts
+
+    def _set_aside(self, path: Path, why: str) -> None:
+        assert self.books is not None
         try:
-            return list(self.books.texts())
+            aside = self.books.set_aside(path)
         except OSError as exc:
-            self.log.warning(f"alert book {self.books.path}: {exc}")
-            return []
+            self.log.error(f"alert book: {why}; not used, and not moved aside: {exc}")
+            return
+        self.log.warning(f"alert book: {why}: moved aside to {aside.name}, not used")
 
     def describe(self) -> str:
         """The history file for the start line ("... (in memory until it can be made)")."""
+        if self._reopen is not None and self._unusable is not None:
+            return f"{self._reopen} (cannot be used: watching without history until it can)"
         if self._reopen is not None:
             return f"{self._reopen} (in memory until it can be made)"
         return str(self.history.path)
@@ -278,6 +298,7 @@ class Keeper:
         except HistoryError as exc:
             self.history = History.in_memory()
             self._reopen = path
+            self._unusable = None if exc.kind == FULL else f"history {path}: damaged ({why}); {exc}"
             self.problems.setdefault("history", f"history {path}: damaged ({why}); {exc}")
             return
         self.history = salvaged.history
@@ -290,11 +311,12 @@ class Keeper:
             history = History.open(self._reopen)
         except HistoryError as exc:
             self.problems.setdefault("history", str(exc))
+            self._unusable = None if exc.kind == FULL else str(exc)
             return
         with contextlib.suppress(Exception):
             self.history.close()
         self.history = history
-        self._reopen = None
+        self._reopen = self._unusable = None
         self._forget_written()
 
     def _forget_written(self) -> None:
@@ -321,10 +343,21 @@ class Keeper:
         elif self._streak is None:
             self._streak = (now, next(iter(self._failing.values())))
 
-    def alerts(self) -> list[Alert]:
-        """The storage alert while writes fail (empty otherwise)."""
+    def alerts(self, now: float) -> list[Alert]:
+        """The storage alert while writes fail (empty otherwise): CRITICAL while the history
+        file cannot be used at all, WARNING while writes fail for lack of room."""
+        if self._streak is None and self._unusable is not None:
+            self._streak = (now, self._unusable)  # known before any write was tried
         if self._streak is None:
             return []
         since, line = self._streak
-        message = f"{line}: alerts are still sent; history is not kept until there is room"
-        return [Alert(STORAGE_KEY, Health.WARNING, Subject.HOST, "nastui state", message, since)]
+        if self._unusable is not None:
+            message = (
+                f"{self._unusable}; watching without history (no trends, no alert log) until "
+                "it can be used; alerts are still sent, each once"
+            )
+            health = Health.CRITICAL
+        else:
+            message = f"{line}: alerts are still sent; history is not kept until there is room"
+            health = Health.WARNING
+        return [Alert(STORAGE_KEY, health, Subject.HOST, "nastui state", message, since)]

@@ -158,7 +158,7 @@ class Monitor:
         now = self.session.clock.now()
         fleet = await self._poll_fleet(now)
         acks = (*self.keeper.acks(), *self.session.alert_acks())  # acks.json wins a tie
-        alerts = self._with_swap(snapshot, [*snapshot.alerts, *self.keeper.alerts()])
+        alerts = self._with_swap(snapshot, [*snapshot.alerts, *self.keeper.alerts(now)])
         for host in fleet:
             alerts.extend(fleet_alerts(host, now))
         alerts = list(apply_alert_acks(alerts, acks, now))
