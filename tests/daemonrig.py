@@ -23,15 +23,21 @@ from pathlib import Path
 from tests.fakesys import SATA_PARENT, FakeDisk, build
 
 HOOK = """#!{python}
-import json, sys, time
+import json, os, signal, sys, time
 doc = json.load(sys.stdin)
 time.sleep(float(sys.argv[2]))
 with open(sys.argv[1], "a") as log:
     for n in doc["notices"]:
-        row = [time.time(), n["host"], n["kind"], n["key"], n["at"], n["health"]]
+        row = [time.time(), n["host"], n["kind"], n["key"], n["at"], n["health"], os.getpid()]
         log.write(json.dumps(row) + "\\n")
-if len(sys.argv) > 3 and open(sys.argv[3]).read().strip() == "fail":
+order = open(sys.argv[3]).read().split()
+if order and order[0] == "fail":
     sys.exit(1)
+if order and order[0] == "kill":  # "kill N": SIGKILL the daemon as the Nth delivery returns
+    left = int(order[1]) - 1
+    open(sys.argv[3], "w").write(f"kill {{left}}" if left else "ok")
+    if not left:
+        os.kill(os.getppid(), signal.SIGKILL)
 """
 HOT_C = 75
 TEMP_KEY = "drive:WD-WCC4E0000000:temp"
@@ -47,16 +53,28 @@ class Told:
     key: str
     at: float
     health: str
+    batch: int  # the hook's process id: one per delivery
 
 
 class DaemonRig:
     """A fake box, its configuration and hook, and the daemon run on them."""
 
-    def __init__(self, base: Path, *, hook_delay: float = 0.0, extra_config: str = "") -> None:
+    def __init__(
+        self,
+        base: Path,
+        *,
+        hook_delay: float = 0.0,
+        extra_config: str = "",
+        scenario: str | None = None,
+    ) -> None:
+        """`scenario`: run the simulator's (several hosts, one batch each) instead of the
+        fake box."""
         self.base = base
+        base.mkdir(parents=True, exist_ok=True)
+        self.scenario = scenario
         self.state = base / "state"
         self.log = base / "notices.log"
-        self.switch = base / "hook-switch"  # "fail": the hook exits 1 after logging
+        self.switch = base / "hook-switch"  # "fail": exit 1 after logging; "kill N": see HOOK
         self.switch.write_text("ok")
         disks = [
             FakeDisk(
@@ -96,12 +114,12 @@ class DaemonRig:
         return env
 
     def argv(self, *args: str) -> list[str]:
+        source = ["--scenario", self.scenario] if self.scenario else ["--root", str(self.root)]
         return [
             sys.executable,
             "-m",
             "nastui",
-            "--root",
-            str(self.root),
+            *source,
             "--config",
             str(self.config),
             "daemon",

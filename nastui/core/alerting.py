@@ -45,9 +45,13 @@ __all__ = [
     "AlertBook",
     "AlertPolicy",
     "Tracked",
+    "book_from_record",
+    "book_record",
     "decode_book",
     "encode_book",
     "evaluate",
+    "notice_from",
+    "notice_record",
     "prune_alert_acks",
 ]
 FORMAT_VERSION = 1
@@ -347,8 +351,9 @@ def _tracked_from(item: Any) -> Tracked | None:
     return Tracked(latest, notified, last_sent, cleared, ack, ack_health)
 
 
-def encode_book(book: AlertBook) -> str:
-    """The book as JSON text (see the module docstring)."""
+def book_record(book: AlertBook) -> dict[str, Any]:
+    """The book as a JSON object (see the module docstring); a caller may add keys of its own
+    beside "alerts" (the daemon's outbox), which `decode_book` ignores."""
     entries = [
         {
             "latest": _alert_record(t.latest),
@@ -360,7 +365,12 @@ def encode_book(book: AlertBook) -> str:
         }
         for t in book.entries
     ]
-    return json.dumps({"version": FORMAT_VERSION, "alerts": entries}, separators=(",", ":"))
+    return {"version": FORMAT_VERSION, "alerts": entries}
+
+
+def encode_book(book: AlertBook) -> str:
+    """The book as JSON text (see the module docstring)."""
+    return json.dumps(book_record(book), separators=(",", ":"))
 
 
 def decode_book(text: str, source: str) -> AlertBook:
@@ -374,6 +384,11 @@ def decode_book(text: str, source: str) -> AlertBook:
         data = loads_json(text)
     except ValueError as exc:
         raise ValueError(f"{source}: not an alert state file ({exc})") from exc
+    return book_from_record(data, source)
+
+
+def book_from_record(data: Any, source: str) -> AlertBook:
+    """The book from its JSON object (`book_record`); see `decode_book`."""
     items = data.get("alerts") if isinstance(data, dict) else None
     if not isinstance(items, list):
         raise ValueError(f'{source}: not an alert state file (no "alerts" list)')
@@ -384,3 +399,30 @@ def decode_book(text: str, source: str) -> AlertBook:
         if entry is not None:
             seen.setdefault(entry.ident, entry)
     return AlertBook(tuple(sorted(seen.values(), key=lambda t: t.ident)))
+
+
+def notice_record(notice: Notice) -> dict[str, Any]:
+    """A notice as a JSON object (for what the daemon still owes its notifiers)."""
+    previous = notice.previous
+    return {
+        "kind": notice.kind.value,
+        "alert": _alert_record(notice.alert),
+        "at": notice.at,
+        "previous": _alert_record(previous) if previous is not None else None,
+    }
+
+
+_KINDS = {k.value: k for k in NoticeKind}
+
+
+def notice_from(item: Any) -> Notice | None:
+    """A notice from `notice_record`'s object; None when malformed."""
+    if not isinstance(item, dict):
+        return None
+    kind = _KINDS.get(str(item.get("kind")))
+    alert = _alert_from(item.get("alert"))
+    ok, at = _time(item, "at")
+    previous = _alert_from(item.get("previous"))
+    if kind is None or alert is None or not ok or at is None:
+        return None
+    return Notice(kind, alert, at, previous)

@@ -2,10 +2,12 @@
 
 Storage never stops alerting. Every write of the daemon goes through the `Keeper`:
 
-- The alert book (what was sent, so nothing is sent twice) lives in `alert-book.json` beside
+- The alert book (what was sent, so nothing is sent twice) and the outbox (what is decided but
+  not yet taken by every notifier: `nastui.daemon.outbox`) live in `alert-book.json` beside
   the history, written whole with fsync and rename, and into a preallocated spare when the disk
-  is full (`nastui.daemon.bookfile`), first in every cycle; a copy stays in the history file,
-  which is where older versions kept it. At start the side file wins: an empty (0-byte) or
+  is full (`nastui.daemon.bookfile`): before any notice is sent, and after each batch a
+  notifier took (`commit`); a copy stays in the history file, which is where older versions
+  kept it. At start the side file wins: an empty (0-byte) or
   damaged history then loses trends, not the book.
 - A write that fails (no space, a read-only remount, a vanished directory) is one line in the
   log when it starts failing and one when it works again, and one alert while it lasts
@@ -28,18 +30,21 @@ Storage never stops alerting. Every write of the daemon goes through the `Keeper
 from __future__ import annotations
 
 import contextlib
+import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from nastui.control.latest import write_public
-from nastui.core.alerting import AlertBook, decode_book, encode_book
+from nastui.core.alerting import AlertBook, book_from_record, book_record
 from nastui.core.codec import dumps
 from nastui.core.events import same_for_events
 from nastui.daemon.bookfile import BOOK_FILE, SPARE_FILE, BookFile
 from nastui.daemon.fanlog import Log
+from nastui.daemon.outbox import Outbox, outbox_from
 from nastui.history.db import DAMAGED, FULL, IN_MEMORY, History, HistoryError
 from nastui.history.salvage import start_over
 from nastui.model import Acknowledgement, Alert, Health, HostSnapshot, Notice, Subject
+from nastui.safeio import loads_json
 
 BOOK = "alert-book"
 STORAGE_KEY = "daemon:storage"
@@ -61,6 +66,7 @@ class Keeper:
         self._dropped = 0
         self._acks: tuple[Acknowledgement, ...] = ()
         self._kept: dict[str, str] = {}  # "file"/"history" -> the book's text last written there
+        self._book_text: str | None = None  # the last committed (book and outbox)
         self._kept_latest: dict[str, HostSnapshot] = {}
         self.problems: dict[str, str] = {}  # this cycle's failed writes: what -> one line
         self._written: set[str] = set()  # what this cycle wrote
@@ -100,10 +106,11 @@ class Keeper:
         if damage is not None:
             self._start_over(damage)
 
-    def load_book(self) -> AlertBook:
-        """The alert book: the side file's (or its spare's, when newer), else the history's
-        copy, else an empty one. A side file that can never be read (a FIFO, a directory, a
-        huge or malformed file) is moved aside, and said once."""
+    def load(self) -> tuple[AlertBook, Outbox]:
+        """The alert book and what is still owed to the notifiers: the side file's (or its
+        spare's, when newer), else the history's copy, else empty ones. A side file that can
+        never be read (a FIFO, a directory, a huge or malformed file) is moved aside, and said
+        once."""
         texts = self._book_texts()
         copy = self.state(BOOK)
         if self.history.was_empty:
@@ -120,17 +127,18 @@ class Keeper:
             candidates.append((copy, f"{self.history.path} ({BOOK})"))
         for text, source in candidates:
             try:
-                book = decode_book(text, str(source))
+                data = loads_json(text)
+                book = book_from_record(data, str(source))
             except ValueError as exc:
                 if isinstance(source, Path):
-                    self._set_aside(source, str(exc))
+                    self._set_aside(source, f"{source}: not an alert state file ({exc})")
                 else:
-                    self.log.warning(f"{exc}; not used")
+                    self.log.warning(f"{source}: not an alert state file ({exc}); not used")
                 continue
             primary = next((t for t, where in texts if where.name == BOOK_FILE), "")
             self._kept = {"file": primary, "history": copy or ""}
-            return book
-        return AlertBook()
+            return book, outbox_from(data)
+        return AlertBook(), Outbox()
 
     def _book_texts(self) -> list[tuple[str, Path]]:
         if self.books is None:
@@ -204,29 +212,38 @@ class Keeper:
         self._try("history", remove)
         return done
 
-    def keep(
-        self,
-        book: AlertBook | None,
-        snapshots: Sequence[HostSnapshot],
-        encoded: Mapping[str, str],
-        prune: Callable[[History], object] | None,
-    ) -> None:
-        """Write the book (when `book`), the queued alert log, each host's last snapshot when
-        it changed, the snapshots' history rows, and `prune` when given."""
-        self._try_reopen()
-        text = encode_book(book) if book is not None else None
+    def commit(self, book: AlertBook, outbox: Outbox) -> None:
+        """Write the book and the outbox to the book's file now, durably (fsync'd, renamed):
+        before any notice is sent, and after each batch a notifier took."""
+        text = json.dumps({**book_record(book), "outbox": outbox.record()}, separators=(",", ":"))
+        self._book_text = text
         kept = (self._kept.get("file"), self._kept.get("spare"))
-        if text is not None and self.books is not None and text not in kept:
+        if self.books is not None and text not in kept:
             self._try("alert book", lambda: self._write_book(text))
+
+    def keep_latest(self, snapshots: Sequence[HostSnapshot], encoded: Mapping[str, str]) -> None:
+        """Write each host's last snapshot when what events compare changed: after `commit`
+        and before sending, so that a restart derives no event twice."""
+
+        def latest() -> None:
+            for current in snapshots:
+                self._keep_latest(current, encoded)
+
+        self._try("history", latest)
+
+    def keep(
+        self, snapshots: Sequence[HostSnapshot], prune: Callable[[History], object] | None
+    ) -> None:
+        """Write the queued alert log, the book's copy in the history, the snapshots' history
+        rows, and `prune` when given."""
+        self._try_reopen()
+        text = self._book_text
 
         def history() -> None:
             self._flush_notices()
-            if text is not None:
-                if text != self._kept.get("history"):
-                    self.history.put_state(BOOK, text)
-                    self._kept["history"] = text
-                for current in snapshots:
-                    self._keep_latest(current, encoded)
+            if text is not None and text != self._kept.get("history"):
+                self.history.put_state(BOOK, text)
+                self._kept["history"] = text
             for current in snapshots:
                 self.history.record(current)
             if prune is not None:

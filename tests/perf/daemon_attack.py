@@ -8,11 +8,14 @@ how many of 500 simultaneous scrapes failed (5 s each), and the "Too many open f
 and tracebacks in the daemon's log. Asserts nothing.
 
     python -m tests.perf.daemon_attack [FILES HELD]
+    python -m tests.perf.daemon_attack kills [COUNT [SEED]]   (SIGKILLs and restarts)
 """
 
 from __future__ import annotations
 
 import concurrent.futures
+import random
+import signal
 import sys
 import tempfile
 import time
@@ -68,7 +71,43 @@ def attack(base: Path, files: int, count: int) -> None:
     )
 
 
+def kills(base: Path, count: int = 30, seed: int = 20) -> None:
+    """`count` SIGKILLs at random points of a fresh daemon's first cycles, each followed by a
+    restart: deliveries and notices told twice, and firing alerts never told."""
+    clean = DaemonRig(base / "reference", scenario="failing-drive")
+    clean.run("--cycles", "3")
+    reference = {(t.host, t.key) for t in clean.told() if t.kind == "firing"}
+    rng = random.Random(seed)
+    deliveries = notices = lost = worst = 0
+    for n in range(count):
+        rig = DaemonRig(base / str(n), hook_delay=0.05, scenario="failing-drive")
+        proc = rig.start("--cycles", "6")
+        time.sleep(rng.uniform(0.4, 3.0))
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=30)
+        rig.run("--cycles", "3")
+        told = sorted(rig.told(), key=lambda t: t.wall)
+        seen: set[tuple[str, str, str]] = set()
+        again: set[int] = set()
+        for row in told:
+            ident = (row.host, row.kind, row.key)
+            if row.kind == "firing" and ident in seen:
+                again.add(row.batch)
+                notices += 1
+            seen.add(ident)
+        deliveries += len(again)
+        worst = max(worst, len(again))
+        lost += len(reference - {(t.host, t.key) for t in told if t.kind == "firing"})
+    print(f"  {count} random SIGKILLs (seed {seed}), each on fresh state, then a restart:")
+    print(f"  deliveries repeated: {deliveries} (at most {worst} after one kill)")
+    print(f"  notices repeated: {notices}; firing alerts lost: {lost}")
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["kills"]:
+        with tempfile.TemporaryDirectory() as tmp:
+            kills(Path(tmp), *(int(a) for a in sys.argv[2:4]))
+        return
     files, count = (int(a) for a in sys.argv[1:3]) if len(sys.argv) > 2 else (1024, 1020)
     with tempfile.TemporaryDirectory() as tmp:
         attack(Path(tmp), files, count)
