@@ -25,6 +25,7 @@ from nastui.collectors.iostat import IoSampler, io_totals, read_diskstats
 from nastui.collectors.smart.acks import AckReader
 from nastui.collectors.smart.collector import RunFn, SmartCollector
 from nastui.collectors.sysfs import BlockDevice, discover, read_text
+from nastui.core.clock import due
 from nastui.core.statefiles import state_dir as default_state_dir
 from nastui.model import CollectorError, Drive, EnclosureSlot, LedState, MappedBy, Temperature
 
@@ -104,15 +105,14 @@ class DriveCollector:
         self._controllers_at: float | None = None
 
     def _temperatures(self, names: list[str], now: float) -> dict[str, Temperature]:
-        due = self._temps_at is None or now - self._temps_at >= self._schedule.temperature_s
-        if due or names != self._temps_for:
+        if due(self._temps_at, now, self._schedule.temperature_s) or names != self._temps_for:
             self._temps = drive_temperatures(self._root, names, now)
             self._temps_at, self._temps_for = now, names
         return self._temps
 
     async def _controller_slots(self, now: float) -> dict[str, EnclosureSlot]:
         at = self._controllers_at
-        if at is None or now - at >= self._schedule.smart_s:
+        if due(at, now, self._schedule.smart_s):
             self._controllers_at = now
             timeout = self._schedule.command_timeout_s
             self._controllers = await controller_slots(self._run, timeout)

@@ -12,6 +12,9 @@ with `encode_book`) and the notices to send:
 - RECOVERED once it has stayed clear for `recovery_delay_s`, for alerts that were notified. An
   alert back within the delay was a flap: no new FIRING, and no RECOVERED.
 
+Times in the book later than `now` (the wall clock was set back) count from `now`: a delay or
+an interval never waits out the hour the clock went back.
+
 An acknowledged alert (covered by an unexpired acknowledgement, `nastui.core.ack.covers`, or
 marked `acknowledged` by its source: a drive finding acknowledged on the drive) sends nothing,
 with one exception: a rise in health under the acknowledgement (a temperature from WARNING to
@@ -219,6 +222,20 @@ def _marked(alert: Alert, entry: Tracked | None, now: float) -> Acknowledgement 
     return Acknowledgement(ack_key(alert), alert.value, now, MARKED)
 
 
+def _not_after(entry: Tracked, now: float) -> Tracked:
+    """`entry` with its times no later than `now`: after the wall clock was set back, a
+    recovery delay or a repeat interval runs from the step instead of waiting out the hour it
+    went back."""
+    sent, cleared = entry.last_sent, entry.cleared_since
+    if (sent is None or sent <= now) and (cleared is None or cleared <= now):
+        return entry
+    return dataclasses.replace(
+        entry,
+        last_sent=None if sent is None else min(sent, now),
+        cleared_since=None if cleared is None else min(cleared, now),
+    )
+
+
 def _dedupe(alerts: Iterable[Alert]) -> dict[Ident, Alert]:
     """One alert per (host, key): the worst, if a key comes twice."""
     result: dict[Ident, Alert] = {}
@@ -253,7 +270,7 @@ def evaluate(
     """
     by_key = {ack.key: ack for ack in acks}
     current = _dedupe(alerts)
-    old = {t.ident: t for t in book.entries}
+    old = {t.ident: _not_after(t, now) for t in book.entries}
     entries: list[Tracked] = []
     notices: list[Notice] = []
     for ident, alert in current.items():

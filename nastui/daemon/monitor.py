@@ -32,6 +32,7 @@ from nastui.control.statefile import StateError
 from nastui.core.ack import apply_alert_acks
 from nastui.core.alerting import AlertBook, AlertPolicy, evaluate, prune_alert_acks
 from nastui.core.assess import fleet_alerts
+from nastui.core.clock import due
 from nastui.core.codec import dumps, loads
 from nastui.core.events import events
 from nastui.core.prometheus import families, format_families
@@ -102,6 +103,8 @@ class Monitor:
         book, self.outbox = self.keeper.load()
         self.state = MonitorState(book=book)
         self.postman = Postman(notifiers, log, monotonic=monotonic)
+        self._monotonic = monotonic
+        self._fleet_every = session.config.poll.fleet_s
         self._failure: str | None = None  # the failing cycle's error, while it lasts
         self._swap_error: str | None = None  # the swap file's, while it lasts
         self._host = session.config.hostname or "localhost"
@@ -124,13 +127,11 @@ class Monitor:
         except ValueError:
             return None
 
-    async def _poll_fleet(self, now: float) -> tuple[FleetHost, ...]:
-        due = self.state.fleet_polled_at is None or (
-            now - self.state.fleet_polled_at >= self.session.config.poll.fleet_s
-        )
-        if self.fleet is not None and due:
+    async def _poll_fleet(self) -> tuple[FleetHost, ...]:
+        tick = self._monotonic()  # the fleet's schedule never follows a wall clock set back
+        if self.fleet is not None and due(self.state.fleet_polled_at, tick, self._fleet_every):
             self.state.fleet = await self.fleet.poll()
-            self.state.fleet_polled_at = now
+            self.state.fleet_polled_at = tick
         return self.state.fleet
 
     async def cycle(self) -> list[Delivery]:
@@ -164,7 +165,7 @@ class Monitor:
         snapshot = await self.session.poll()
         self._host = snapshot.host
         now = self.session.clock.now()
-        fleet = await self._poll_fleet(now)
+        fleet = await self._poll_fleet()
         acks = (*self.keeper.acks(), *self.session.alert_acks())  # acks.json wins a tie
         own = [*self.keeper.alerts(now), *self.postman.alerts(snapshot.host)]
         alerts = self._with_swap(snapshot, [*snapshot.alerts, *own])
@@ -267,7 +268,7 @@ class Monitor:
     def _remember(self, snapshots: Sequence[HostSnapshot], now: float) -> None:
         """Write the history's rows and the book's copy, and prune once a day."""
         prune = None
-        if self.state.pruned_at is None or now - self.state.pruned_at >= PRUNE_EVERY_S:
+        if due(self.state.pruned_at, now, PRUNE_EVERY_S):
 
             def prune(history: History) -> None:
                 history.prune(now, self.keep_days)
