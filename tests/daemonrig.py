@@ -71,6 +71,7 @@ class DaemonRig:
         fake box."""
         self.base = base
         base.mkdir(parents=True, exist_ok=True)
+        self.extra_env: dict[str, str] = {}  # on top of the test's environment
         self.scenario = scenario
         self.state = base / "state"
         self.log = base / "notices.log"
@@ -108,8 +109,9 @@ class DaemonRig:
         hwmon = self.root / "sys/class/hwmon" / f"hwmon{disk}" / "temp1_input"
         hwmon.write_text(f"{celsius * 1000}\n")
 
-    def env(self, **extra: str) -> dict[str, str]:
-        env = {**os.environ, "NASTUI_STATE_DIR": str(self.state), "NO_COLOR": "1", **extra}
+    def env(self) -> dict[str, str]:
+        state = {"NASTUI_STATE_DIR": str(self.state), "NO_COLOR": "1"}
+        env = {**os.environ, **state, **self.extra_env}
         env.pop("NASTUI_CONFIG", None)
         return env
 

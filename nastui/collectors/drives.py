@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from nastui.collectors import runner
+from nastui.collectors.confine import is_other_box
 from nastui.collectors.enclosure import SesSlot, ses_slots, single_enclosure, slots_by_dev
 from nastui.collectors.enclosure_controllers import controller_slots
 from nastui.collectors.enclosure_leds import LedReader, led_states
@@ -167,7 +168,9 @@ class DriveCollector:
             errors.append(_skipped(self._root, stats.skipped))
         sas = ses_slots(self._root)
         ses = slots_by_dev(self._root, sas, names)
-        controllers = await self._controller_slots(now) if devices else {}
+        # A RAID controller's tool asks this machine's controller: never for another box's tree.
+        ours = devices and not is_other_box(self._root)
+        controllers = await self._controller_slots(now) if ours else {}
         found = [self._drive(d, temps, ses) for d in devices]
         found = self._with_state(found, controllers)
         found = [dataclasses.replace(d, io=(io or {}).get(d.dev)) for d in found]

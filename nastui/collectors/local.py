@@ -12,6 +12,8 @@ from __future__ import annotations
 import socket
 from pathlib import Path
 
+from nastui.collectors import runner
+from nastui.collectors.confine import RunFn
 from nastui.collectors.drives import DriveCollector, DriveReport, Schedule
 from nastui.collectors.fans import FanCollector
 from nastui.collectors.pools import PoolCollector
@@ -35,17 +37,24 @@ class LocalBackend:
     """Collects from /sys, /proc and /dev (and the tools) under `root`."""
 
     def __init__(
-        self, config: Config, *, root: Path = Path("/"), clock: Clock | None = None
+        self,
+        config: Config,
+        *,
+        root: Path = Path("/"),
+        clock: Clock | None = None,
+        run: RunFn = runner.run,
     ) -> None:
+        """`run`: how programs are run (under a root other than "/": `confine.confined`)."""
         self._config = config
         self._root = root
+        self.run = run
         self._clock = clock or SystemClock()
         self._host = config.hostname or local_hostname(root)
         chassis_cfg = config.chassis
         self._chassis = build_chassis(chassis_cfg.layout) if chassis_cfg.configured else None
         poll = config.poll
         schedule = Schedule(poll.temperature_s, poll.smart_s, poll.command_timeout_s)
-        self._drives = DriveCollector(root, schedule=schedule)
+        self._drives = DriveCollector(root, schedule=schedule, run=run)
         self._fans = FanCollector(config, root)
         self._pools = PoolCollector(
             root,

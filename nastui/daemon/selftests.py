@@ -55,7 +55,7 @@ def tester_for(backend: object, timeout: float = 20.0) -> Tester:
     """The simulator's tester on the demo, smartctl's elsewhere."""
     if isinstance(backend, SimBackend):
         return SimTester()
-    return SmartctlTester(run_command, timeout=timeout)
+    return SmartctlTester(getattr(backend, "run", run_command), timeout=timeout)
 
 
 def vdev_groups(snapshot: HostSnapshot) -> Iterator[tuple[str, ...]]:
