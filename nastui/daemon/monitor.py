@@ -105,6 +105,8 @@ class Monitor:
         self.postman = Postman(notifiers, log, monotonic=monotonic)
         self._monotonic = monotonic
         self._fleet_every = session.config.poll.fleet_s
+        self._dropped_told = 0  # /metrics connections dropped, as last logged
+        self._dropped_at: float | None = None
         self._failure: str | None = None  # the failing cycle's error, while it lasts
         self._swap_error: str | None = None  # the swap file's, while it lasts
         self._host = session.config.hostname or "localhost"
@@ -304,3 +306,18 @@ class Monitor:
             self.keeper.publish("prometheus file", self.prometheus, format_families(found))
         if self.metrics is not None:
             self.metrics.publish(found)
+            self._metrics_pressure()
+
+    def _metrics_pressure(self) -> None:
+        """Say, at most hourly, that /metrics closes connections unanswered (someone holds it
+        open): the endpoint is bounded, the alerts are not affected."""
+        assert self.metrics is not None
+        dropped = self.metrics.counts.dropped
+        tick = self._monotonic()
+        if dropped > self._dropped_told and due(self._dropped_at, tick, 3600.0):
+            self.log.warning(
+                f"metrics: {dropped - self._dropped_told} connection(s) to /metrics closed "
+                "unanswered (held open without a whole request, or over the limit of 16): "
+                "scrapes may be slower, alerts are not affected"
+            )
+            self._dropped_told, self._dropped_at = dropped, tick

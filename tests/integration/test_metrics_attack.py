@@ -62,6 +62,7 @@ def test_held_connections_delay_no_alert_and_no_write(rig: DaemonRig) -> None:
         assert stop(proc) == 0
     out = rig.output()
     assert "Too many open files" not in out and "Traceback" not in out, out
+    assert out.count("connection(s) to /metrics closed unanswered") == 1, out  # hourly
 
 
 async def _get(port: int, timeout: float) -> bool:
