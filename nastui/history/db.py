@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import json
 import os
 import sqlite3
 from collections.abc import Iterable, Iterator
@@ -28,6 +29,7 @@ from nastui.history.record import (
     counter_changes,
     finished_scans,
     samples,
+    zfs_pool_names,
 )
 from nastui.model import Acknowledgement, HostSnapshot, Notice
 from nastui.safeio import UnsafeFileError, open_regular
@@ -37,6 +39,7 @@ SCHEMA_VERSION = 1
 BUSY_TIMEOUT_S = 5.0
 IN_MEMORY = Path(":memory:")
 _DAY = 86400.0
+_ZFS_POOLS = "zfs-pools:"  # state row: the ZFS pools ever seen on a host, a JSON list
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -151,6 +154,7 @@ class History:
         self.path = path
         self._last_kept: dict[str, dict[str, tuple[float, float]]] = {}
         self._counters: dict[str, dict[tuple[str, str], int]] = {}
+        self._zfs_pools: dict[str, frozenset[str]] = {}
         self.was_empty = False  # the file was there with 0 bytes: a new database was made in it
 
     @classmethod
@@ -259,7 +263,16 @@ class History:
         new_samples = list(samples(snapshot, last_kept))
         changes = list(counter_changes(snapshot, known))
         scans = list(finished_scans(snapshot))
+        seen = self._zfs_pools.get(snapshot.host)
+        if seen is None:
+            seen = self._zfs_pools[snapshot.host] = frozenset(self.zfs_pools(snapshot.host))
+        pools = seen | zfs_pool_names(snapshot)
         with self._tx() as conn:
+            if pools != seen:
+                conn.execute(
+                    "INSERT OR REPLACE INTO state VALUES (?, ?)",
+                    (_ZFS_POOLS + snapshot.host, json.dumps(sorted(pools))),
+                )
             conn.executemany(
                 "INSERT INTO samples VALUES (?, ?, ?, ?)",
                 [(s.host, s.metric, s.at, s.value) for s in new_samples],
@@ -290,7 +303,17 @@ class History:
             last_kept[s.metric] = (s.at, s.value)
         for c in changes:
             known[(c.drive, c.counter)] = c.value
+        self._zfs_pools[snapshot.host] = pools
         return len(new_samples) + len(changes) + new_scans
+
+    def zfs_pools(self, host: str) -> tuple[str, ...]:
+        """Every ZFS pool `record` ever saw on `host`, sorted (none: an empty tuple)."""
+        text = self.state(_ZFS_POOLS + host)
+        try:
+            names = json.loads(text) if text else []
+        except ValueError:
+            return ()
+        return tuple(sorted(str(n) for n in names)) if isinstance(names, list) else ()
 
     def log_notices(self, host: str, notices: Iterable[Notice], delivery: str) -> None:
         """Add sent (or failed) notices to the alert log; `delivery` says how it went."""
