@@ -19,6 +19,7 @@ from typing import TextIO, TypeVar
 from nastui import exits
 from nastui.collectors import runner
 from nastui.collectors.base import Backend, FleetSource
+from nastui.collectors.confine import confined, is_other_box
 from nastui.collectors.local import LocalBackend
 from nastui.config import Config, ConfigError, find_config_path, load_config
 from nastui.control import acks as ack_file
@@ -166,13 +167,18 @@ def open_session(source: Source, env: Mapping[str, str]) -> Session:
         return _open_demo(source, config, env)
     clock = SystemClock()
     root = source.root or Path("/")
+    run = confined(runner.run, root) if is_other_box(root) else runner.run
     backend = LocalBackend(
-        config, root=root, clock=clock, zfs_history=lambda host: _zfs_history(env, host)
+        config,
+        root=root,
+        clock=clock,
+        run=run,
+        zfs_history=lambda host: _zfs_history(env, host),
     )
     store = SnapshotStore()
     locator = LadderLocator(
         root,
-        run=runner.run,
+        run=run,
         latest=lambda: store.latest(backend.host),
         state_dir=state_dir(env, os.geteuid()),
     )

@@ -13,6 +13,8 @@ import socket
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from nastui.collectors import runner
+from nastui.collectors.confine import RunFn
 from nastui.collectors.drives import DriveCollector, DriveReport, Schedule
 from nastui.collectors.fans import FanCollector
 from nastui.collectors.pools import PoolCollector
@@ -42,19 +44,22 @@ class LocalBackend:
         *,
         root: Path = Path("/"),
         clock: Clock | None = None,
+        run: RunFn = runner.run,
         zfs_history: Callable[[str], Iterable[str]] | None = None,
     ) -> None:
-        """`zfs_history(host)`: the ZFS pools the daemon's history saw on `host` (asked only
+        """`run`: how programs are run (under a root other than "/": `confine.confined`).
+        `zfs_history(host)`: the ZFS pools the daemon's history saw on `host` (asked only
         when ZFS cannot be reached, to tell a box without ZFS from pools gone unreadable)."""
         self._config = config
         self._root = root
+        self.run = run
         self._clock = clock or SystemClock()
         self._host = config.hostname or local_hostname(root)
         chassis_cfg = config.chassis
         self._chassis = build_chassis(chassis_cfg.layout) if chassis_cfg.configured else None
         poll = config.poll
         schedule = Schedule(poll.temperature_s, poll.smart_s, poll.command_timeout_s)
-        self._drives = DriveCollector(root, schedule=schedule)
+        self._drives = DriveCollector(root, schedule=schedule, run=run)
         self._fans = FanCollector(config, root)
         self._pools = PoolCollector(
             root,

@@ -18,10 +18,8 @@ import os
 import tempfile
 from pathlib import Path
 
-from nastui import safeio
 from nastui.history.dirs import STATE_DIR_MODE, make_dir
-
-STATE_LIMIT = 16 * safeio.MIB  # nastui's own state files are a few KiB
+from nastui.safeio import STATE_LIMIT, UnsafeFileError, read_bounded
 
 
 class StateError(OSError):
@@ -33,26 +31,29 @@ class BadStateFile(StateError):
     large, not UTF-8, not its format); it is left alone for a look."""
 
 
-def read_or_empty(path: Path) -> str:
-    """The file's text, or "" when it does not exist yet.
+def read_or_empty(path: Path, limit: int = STATE_LIMIT) -> str:
+    """The file's text, or "" when it does not exist yet. Only a regular file of at most
+    `limit` bytes is read (`nastui.safeio`): a FIFO, a device or a directory in its place is
+    refused at once, never waited on or read forever.
 
     Raises:
-        BadStateFile: it is not a regular file, is larger than STATE_LIMIT, or is not UTF-8.
+        BadStateFile: it is not a regular file, is too large, or is not UTF-8.
         StateError: it cannot be read (permission).
     """
     try:
-        raw = safeio.read_bounded(path, STATE_LIMIT)
+        data = read_bounded(path, limit)
     except FileNotFoundError:
         return ""
-    except safeio.UnsafeFileError as exc:
+    except UnsafeFileError as exc:
         raise BadStateFile(f"{exc}: look at it, then remove it") from exc
     except OSError as exc:
         raise StateError(f"cannot read {path}: {exc.strerror or exc}") from exc
     try:
-        return raw.decode("utf-8")
+        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise BadStateFile(
-            f"{path} is not UTF-8 text (byte {exc.start}): look at it, then remove it"
+            f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start}): look at it, "
+            "then remove it"
         ) from None
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import json
+import os
 import sqlite3
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -31,6 +32,7 @@ from nastui.history.record import (
     zfs_pool_names,
 )
 from nastui.model import Acknowledgement, HostSnapshot, Notice
+from nastui.safeio import UnsafeFileError, open_regular
 
 HISTORY_FILE = "history.sqlite"
 SCHEMA_VERSION = 1
@@ -120,6 +122,22 @@ def _error(path: Path, exc: Exception) -> HistoryError:
     return HistoryError(f"history {path}: {text}")
 
 
+def _regular_or_absent(path: Path) -> None:
+    """Refuse a history path that is there and is not a regular file (a directory, a FIFO
+    SQLite would wait on, a link to /dev/zero), before SQLite opens it.
+
+    Raises:
+        HistoryError: it is not a regular file.
+        OSError: it cannot be looked at.
+    """
+    try:
+        os.close(open_regular(path))
+    except FileNotFoundError:
+        return
+    except UnsafeFileError as exc:
+        raise HistoryError(f"history {exc}: move it aside") from None
+
+
 def _created(conn: sqlite3.Connection) -> sqlite3.Connection:
     """`conn` with the schema made (if it was not there yet)."""
     conn.executescript(_SCHEMA)
@@ -144,6 +162,7 @@ class History:
         """Open (and for a writer create) the file. Raises `HistoryError`."""
         was_empty = False
         try:
+            _regular_or_absent(path)
             if readonly:
                 if not path.exists():
                     raise HistoryError(f"history {path}: not there yet: `nastui daemon` creates it")

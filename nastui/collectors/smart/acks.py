@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from nastui import safeio
 from nastui.collectors.sysfs import file_stamp
 from nastui.core.ack import decode
 from nastui.core.statefiles import ACKS_FILE
 from nastui.model import Acknowledgement, CollectorError
+from nastui.safeio import STATE_LIMIT, read_text_bounded
 
 
 class AckReader:
@@ -35,7 +35,7 @@ class AckReader:
             return self._acks
         self._stamp = stamp
         try:
-            text = safeio.read_bounded(self.path, safeio.TABLE_LIMIT).decode("utf-8")
+            text = read_text_bounded(self.path, STATE_LIMIT)  # never a FIFO, never 1 GB
             self._acks = decode(text, str(self.path))
             self.error = None
         except (OSError, ValueError, RecursionError) as exc:  # a FIFO, not UTF-8, nested
