@@ -38,6 +38,7 @@ from nastui.collectors.smart.reading import SmartReading, apply_reading
 from nastui.collectors.smart.text import normalized_lines, power_state, unread_attribute_rows
 from nastui.collectors.smart.wake import WakeTracker
 from nastui.collectors.sysfs import read_text
+from nastui.core.drivepolicy import is_virtual
 from nastui.model import CollectorError, Drive, PowerState, Temperature, TempSource, Transport
 from nastui.model.errors import ParseError
 
@@ -300,11 +301,13 @@ class SmartCollector:
         )
 
     def _errors(self, drives: Sequence[Drive]) -> list[CollectorError]:
+        """A host-wide problem once (none for virtual disks, which have no SMART anyway: a
+        VM without smartctl is fine), and each drive nastui woke."""
         host: dict[str, list[str]] = {}
         errors: list[CollectorError] = []
         for drive in drives:
             problem = self._states[drive.key].problem
-            if problem is not None and problem.host_wide:
+            if problem is not None and problem.host_wide and not is_virtual(drive.identity):
                 host.setdefault(problem.text, []).append(drive.dev)
             woken = self.wakes.wakeups(drive.key)
             if woken:
