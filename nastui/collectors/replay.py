@@ -275,9 +275,12 @@ def unpack(archive: Path) -> Tree:
                 raise BundleError(f"{archive}: not a capture bundle (one top directory wanted)")
             kwargs: dict[str, Any] = {"filter": "data"} if hasattr(tarfile, "data_filter") else {}
             tar.extractall(scratch.name, members=members, **kwargs)  # members checked above
-    except (tarfile.TarError, OSError) as exc:
+    except tarfile.TarError:
         scratch.cleanup()
-        raise BundleError(f"{archive}: not a capture bundle ({exc})") from None
+        raise BundleError(f"{archive}: not a capture bundle (not a tar archive)") from None
+    except OSError as exc:
+        scratch.cleanup()
+        raise BundleError(f"{archive}: not unpacked: {exc.strerror or exc}") from None
     except BundleError:
         scratch.cleanup()
         raise

@@ -155,6 +155,16 @@ def is_device_node(path: Path) -> bool:
     return stat.S_ISBLK(mode) or stat.S_ISCHR(mode)
 
 
+def target_of(root: Path, drive: Drive) -> Target:
+    """How smartctl is pointed at `drive` under `root`: its path and `-d` type."""
+    path = root / "dev" / drive.dev
+    transport = drive.identity.transport
+    kind = smart_type(transport) or "sat"
+    if kind == "scsi" and read_text(root / "sys/block" / drive.dev / "device/vendor") == "ATA":
+        kind = "sat"  # a SATA drive behind a SAS HBA or expander: ATA through SAT
+    return Target(drive.dev, str(path), transport, is_device_node(path), kind)
+
+
 class SmartCollector:
     """SMART, temperatures and power states of the drives under `root`, polled on a schedule."""
 
@@ -194,15 +204,7 @@ class SmartCollector:
             return await read(target, self._run, self._timeout, self._euid)
 
     def _target(self, drive: Drive) -> Target:
-        path = self._root / "dev" / drive.dev
-        transport = drive.identity.transport
-        kind = smart_type(transport) or "sat"
-        if (
-            kind == "scsi"
-            and read_text(self._root / "sys/block" / drive.dev / "device/vendor") == "ATA"
-        ):
-            kind = "sat"  # a SATA drive behind a SAS HBA or expander: ATA through SAT
-        return Target(drive.dev, str(path), transport, is_device_node(path), kind)
+        return target_of(self._root, drive)
 
     def _due(self, drive: Drive, state: _State, now: float, io: int | None) -> bool | None:
         """None: nothing due; False: a full read; True: a probe."""
