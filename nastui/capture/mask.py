@@ -64,7 +64,14 @@ class SerialMask:
     def of(cls, serials: Iterable[str]) -> SerialMask:
         """A mask for the serials worth masking, numbered in sorted order."""
         chosen = sorted({s.strip() for s in serials if s and worth_masking(s.strip())})
-        return cls({serial: _token(i, len(serial)) for i, serial in enumerate(chosen, 1)})
+        tokens: dict[str, str] = {}
+        index = 0
+        for serial in chosen:
+            index += 1
+            while (token := _token(index, len(serial))) in chosen:  # never another's serial
+                index += 1
+            tokens[serial] = token
+        return cls(tokens)
 
     def text(self, text: str) -> str:
         """`text` with every serial replaced by its token."""

@@ -5,7 +5,8 @@ Every path is followed as the kernel would, component by component, so the links
 (an absolute one made relative to the tree). Then, by what the poll did with it:
 - opened, a regular file: copied, at most `FILE_LIMIT` bytes; from /etc only what nastui uses
   (the host name, the scrub lines of cron tables, systemd timers: `schedule_lines`);
-- listed, a directory: its entries made again (links, directories, empty files);
+- listed, a directory: its entries made again (links and where they lead, directories, empty
+  files);
 - only looked at (`exists()`, `is_dir()`): made again empty;
 - a device node, FIFO or socket: never opened; under /dev an empty file stands for it (its kind
   is in the manifest), elsewhere it is left out.
@@ -247,7 +248,7 @@ class TreeCopy:
         for name in names:
             entry = there / name
             if _directory_kept(str(entry)):
-                self.looked(str(entry))
+                self.looked(str(entry), follow=True)  # a link and where it leads
 
     def copy(self, footprint: Footprint) -> TreeReport:
         """Everything the poll touched: what it opened first (so contents win over empties)."""

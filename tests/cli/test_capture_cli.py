@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from tests.cli.test_cli import nastui
+from tests.cli.test_json_schema import DOC
 from tests.smartbox import FakeBox, fake_box
 
 VIEWS = ("drives", "bays", "pools")
@@ -156,8 +157,12 @@ def test_a_sleeping_drive_is_never_woken_and_awake_ones_are_reported_in_full(
     tmp_path: Path,
 ) -> None:
     found = box(tmp_path)
-    done = capture(found, tmp_path / "b.tar.gz")
+    done = capture(found, tmp_path / "b.tar.gz", "--json")
     assert "sdd: standby, so no smartctl -x (never woken)" in done.stderr
+    data = json.loads(done.stdout)
+    assert next(iter(data)) == "schema" and all(f"`{key}" in DOC for key in data), data
+    assert data["notes"] == ["sdd: standby, so no smartctl -x (never woken)"]
+    assert data["size_bytes"] == (tmp_path / "b.tar.gz").stat().st_size
     calls = [c for c in SmartBoxLog(found).calls() if c[-1].startswith("/")]  # a drive's
     assert calls and all(c[:2] == ["-n", "standby"] for c in calls), calls
     assert not Path(found.env["FAKE_SMARTCTL_WAKES"]).exists()
