@@ -17,6 +17,8 @@ import pytest
 
 from tests.cli.test_cli import nastui
 from tests.cli.test_json_schema import DOC
+from tests.cli.test_pools_cli import MDSTAT, degraded_tank
+from tests.fakepools import install, md_tree
 from tests.smartbox import FakeBox, fake_box
 
 VIEWS = ("drives", "bays", "pools")
@@ -139,6 +141,27 @@ def test_a_capture_replays_to_the_same_views_without_running_anything(tmp_path: 
         2: "serial",
         3: "serial",
     }
+
+
+def test_pools_of_every_kind_replay_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A degraded ZFS pool from a text-only zpool (its JSON refused, exit 2, recorded too) and
+    md arrays from /proc/mdstat and md sysfs, captured and replayed."""
+    found = box(tmp_path)
+    (tmp_path / "tools").mkdir()
+    tools = install(tmp_path / "tools", monkeypatch)
+    degraded_tank(tools)
+    md_tree(found.root, MDSTAT, {"md3": {"sync_action": "check"}})
+    found.env["PATH"] += os.pathsep + os.environ["PATH"]
+    bundle = tmp_path / "pools.tar.gz"
+    capture(found, bundle)
+    recorded = views(bundle)
+    kinds = sorted({p["kind"] for p in recorded["pools"]["pools"]})
+    assert kinds == ["mdraid", "zfs"], recorded["pools"]
+    env = {**found.env, "NASTUI_ROOT_TOOLS": "", "PATH": "/nonexistent"}
+    for view in VIEWS:
+        assert replay(bundle, view, env, found.root) == recorded[view], view
 
 
 class SmartBoxLog:
