@@ -3,8 +3,9 @@
 `open_session` is the one place that decides between the simulator (`--demo`, `--scenario`) and
 the real machine (optionally under `--root`), so every front end picks its source the same way.
 Under `--root` it also decides what answers for programs (`nastui.collectors.replay`): a capture
-bundle's recorded outputs (read with its configuration, on its clock), nothing for another
-tree, the programs themselves for this machine's root.
+bundle's recorded outputs (read with its configuration, on its clock, without its `[[host]]`s and
+`[[ups]]`s: the box is replayed, not its network), nothing for another tree, the programs
+themselves for this machine's root.
 """
 
 from __future__ import annotations
@@ -176,6 +177,8 @@ def open_session(source: Source, env: Mapping[str, str]) -> Session:
     config = load_for(source, env, tree)
     if source.demo:
         return _open_demo(source, config, env)
+    if tree is not None and tree.manifest is not None:  # the box replayed, not its network
+        config = dataclasses.replace(config, hosts=(), ups=())
     standin.use(tree.stand_in if tree is not None else None)
     clock = _clock_of(tree, live=source.live)
     root = tree.root if tree is not None else Path("/")

@@ -62,6 +62,9 @@ password_file = "smtp.pass"
 [[alerts.apprise]]
 name = "phone"
 url_file = "apprise.url"
+
+[[ups]]
+target = "rackups@192.0.2.20"
 """
 
 
@@ -236,6 +239,8 @@ def test_the_bundle_holds_no_secret_of_the_configuration(tmp_path: Path) -> None
     assert 'exec = ["/usr/local/bin/notify", "REDACTED", "REDACTED"]' in kept
     env = {**found.env, "NASTUI_ROOT_TOOLS": ""}
     assert nastui("--root", str(bundle), "bays", "--json", env=env).returncode == 0
+    status = json.loads(nastui("--root", str(bundle), "status", "--json", env=env).stdout)
+    assert status["ups"] == []  # the box is replayed, not its network (no NUT, no SNMP)
 
 
 def test_an_existing_output_is_never_overwritten_and_the_demo_is_no_box(tmp_path: Path) -> None:
