@@ -208,19 +208,23 @@ class _Reading:
     name: str | None = None
     options: list[tuple[str, str | None]] = field(default_factory=list)
     jobs: int = 0
+    start: int = 0  # the line of the section being read
 
-    def close(self, number: int) -> None:
+    def close(self) -> None:
         """The section being read is complete."""
         if self.name is None:
             return
         self.sections.append(Section(self.name, tuple(self.options)))
         self.jobs += _jobs(self.sections[-1])
         if self.jobs > MAX_JOBS:
-            raise _refuse(number, f"more than {MAX_JOBS} jobs (fio runs at most {MAX_JOBS})")
+            raise _refuse(
+                self.start, f"more than {MAX_JOBS} jobs from here on (fio runs at most {MAX_JOBS})"
+            )
 
     def open(self, number: int, name: str) -> None:
         """A new section begins at line `number`."""
-        self.close(number)
+        self.close()
+        self.start = number
         if not _NAME.fullmatch(name):
             raise _refuse(number, f"section name {name!r}: use letters, digits, _ . -")
         if name == "global" and self.sections:
@@ -240,7 +244,6 @@ def parse_job(text: str) -> tuple[Section, ...]:
     if len(text) > JOB_LIMIT:
         raise ValueError(f"a fio job file may have at most {JOB_LIMIT} characters")
     reading = _Reading()
-    number = 0
     for number, raw in enumerate(text.split("\n"), start=1):
         line = _line(number, raw)
         if line is None:
@@ -253,7 +256,7 @@ def parse_job(text: str) -> tuple[Section, ...]:
         if reading.name is None:
             raise ValueError(f"not a fio job file: line {number} is outside a [section]")
         reading.options.append(option)
-    reading.close(number)
+    reading.close()
     if not [s for s in reading.sections if s.name != "global"]:
         raise ValueError("a fio job file needs at least one [job] section")
     return tuple(reading.sections)
