@@ -20,11 +20,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import fcntl
 import os
 import stat
+import struct
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -39,6 +41,7 @@ from tests.blocklab import (
     attached,
     changed_bytes,
     checksum,
+    frozen,
     helper,
     image,
     mapped_then_closed,
@@ -222,3 +225,90 @@ async def test_a_name_fio_would_read_differently(tmp_path: Path, suffix: str) ->
         assert "whitespace or control characters" in done.stderr
         assert len(done.stderr.strip().splitlines()) == 1, done.stderr
         assert victim.changed() == 0
+
+
+LOOP_GET_STATUS64, LOOP_SET_STATUS64 = 0x4C05, 0x4C04
+_INFO = struct.Struct("=5Q4I64s64s32s2Q")
+
+
+def move_loop(device: str, offset: int) -> None:
+    """Change a bound loop device's offset (LOOP_SET_STATUS64: allowed while it is open)."""
+    fd = os.open(device, os.O_RDONLY)
+    try:
+        fields = list(_INFO.unpack(fcntl.ioctl(fd, LOOP_GET_STATUS64, bytes(_INFO.size))))
+        fields[3] = offset
+        fcntl.ioctl(fd, LOOP_SET_STATUS64, _INFO.pack(*fields))
+    finally:
+        os.close(fd)
+
+
+@contextlib.contextmanager
+def neighbours(tmp_path: Path) -> Iterator[tuple[str, str, str]]:
+    """One 48 MiB device; the target: a loop over its first 8 MiB; a neighbour: a loop over
+    16-32 MiB with a mounted, frozen ext4. Yields (device, target, neighbour)."""
+    with (
+        attached(str(image(tmp_path / "d.img", 48))) as disk,
+        attached("--sizelimit", "8M", disk) as target,
+        attached("-o", "16M", "--sizelimit", "16M", disk) as neighbour,
+    ):
+        mkfs_ext4(neighbour)
+        with mounted(neighbour, tmp_path / "mnt") as mnt, frozen(mnt):
+            sh("sync")
+            yield disk, target, neighbour
+
+
+async def test_the_targets_offset_moved_while_it_runs(tmp_path: Path) -> None:
+    """Not in the issue: the target's loop device moved, mid-run, over a mounted neighbour's
+    range of the same device. The footprint is not what was inspected: fio is stopped."""
+    require_tool("fio", "fio")
+    with neighbours(tmp_path) as (_disk, target, _neighbour):
+        before = read_all(tmp_path / "d.img")[16 * MIB : 32 * MIB]
+        moved: dict[str, float] = {}
+
+        def move(event: Event) -> None:
+            if isinstance(event, SampleReady) and not moved:
+                move_loop(target, 16 * MIB)
+                moved["at"] = time.monotonic()
+
+        settings = dataclasses.replace(PROFILES["custom"].defaults, job_text=SLOW_WRITER)
+        run = await bench(target, settings, on_event=move)
+        late = time.monotonic() - moved["at"]
+        sh("sync")
+        changed = changed_bytes(before, read_all(tmp_path / "d.img")[16 * MIB : 32 * MIB])
+        print(f"stopped {late:.2f} s after the move, {changed} bytes changed; {run.message}")
+        assert run.state is RunState.REFUSED and "stopped by the guard" in run.message
+        assert "what the target writes to changed" in run.message, run.message
+        assert late < 10.0
+
+
+async def test_a_neighbour_beside_the_footprint_is_not_a_reason(tmp_path: Path) -> None:
+    """Not in the issue, the other way round: loop devices over one device at ranges that do
+    not overlap (offsets, size limits) leave each other alone, and nothing else is written."""
+    require_tool("fio", "fio")
+    with neighbours(tmp_path) as (disk, target, _neighbour):
+        before = read_all(tmp_path / "d.img")
+        run = await bench(target, small("randrw"))
+        assert run.state is RunState.COMPLETE, run.message
+        sh("sync")
+        after = read_all(tmp_path / "d.img")
+        assert after[8 * MIB :] == before[8 * MIB :]
+        assert after[: 8 * MIB] != before[: 8 * MIB]
+        with attached("-o", "7M", "--sizelimit", "2M", disk) as overlapping:
+            run = await bench(target, small("randrw"))
+            refused_naming(run, lambda: 0, f"{Path(overlapping).name} over it at offset")
+
+
+async def test_the_second_device_of_a_mounted_btrfs(tmp_path: Path) -> None:
+    """Not in the issue: mountinfo names one device of a multi-device btrfs; the others are
+    found through /sys/fs/btrfs/FSID/devices (the kernel's exclusive claim refuses too)."""
+    require_tool("mkfs.btrfs", "btrfs-progs")
+    first, second = image(tmp_path / "a.img", 128), image(tmp_path / "b.img", 128)
+    with attached(str(first)) as one, attached(str(second)) as two:
+        sh("mkfs.btrfs", "-q", "-f", "-d", "raid1", "-m", "raid1", one, two)
+        with mounted(one, tmp_path / "pool") as pool:
+            sh("sync")
+            target = await inspect_target(two)
+            assert any(f"mounted at {pool} (btrfs)" in u for u in target.in_use), target.in_use
+            before = read_all(second)
+            run = await bench(two, small("randrw"))
+            refused_naming(run, lambda: changed_bytes(before, read_all(second)), "btrfs")
