@@ -81,6 +81,7 @@ async def bench(
 
 def refused_naming(run: BenchRun, changed: Callable[[], int], *names: str) -> None:
     """Refused, naming `names`, with nothing run and nothing changed (`changed()` bytes)."""
+    sh("sync")
     figures = (run.state, changed())
     print(f"{run.state.value}, {figures[1]} bytes changed: {run.message}")
     assert figures == (RunState.REFUSED, 0), run.message
