@@ -193,3 +193,22 @@ def mapped_then_closed(
         f"assert libc.mmap(None, 4096, {prot}, 1, fd, 0) not in (None, 2**64 - 1)\n"  # SHARED
         "os.close(fd)\nos.chdir('/')\nprint('ready', flush=True)\ntime.sleep(600)\n"
     )
+
+
+@contextlib.contextmanager
+def mounted_elsewhere(device: str, where: Path) -> Iterator[int]:
+    """`device` mounted at `where` in a mount namespace of its own (as a container would),
+    kept alive by a sleeping process (its pid); this process's mountinfo does not show it."""
+    where.mkdir(exist_ok=True)
+    code = f"mount {device} {where} && echo ready && exec sleep 600"
+    proc = subprocess.Popen(
+        ["unshare", "-m", "--propagation", "private", "sh", "-c", code],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "ready"
+        yield proc.pid
+    finally:
+        proc.kill()
+        proc.wait()

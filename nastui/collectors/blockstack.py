@@ -8,8 +8,9 @@
   was deleted or its filesystem lazily unmounted; the sysfs `loop/` attributes, stat'ed,
   otherwise), a partition's disk and range (`start`, `size`), the members of a dm, md or
   bcache device (`slaves`, and each member's `holders`), a zram device's `backing_dev`;
-- every filesystem in mountinfo and the devices it lives on (a btrfs: every device in
-  /sys/fs/btrfs/FSID/devices), with its mounts as uses of those devices;
+- every filesystem in mountinfo (this process's, and on the real machine that of every mount
+  namespace a process lives in: a container's mounts) and the devices it lives on (a btrfs:
+  every device in /sys/fs/btrfs/FSID/devices), with its mounts as uses of those devices;
 - swap areas (a device, or a file), LIO backstores (`udev_path`: iSCSI, FC, vhost) and NVMe-oF
   namespaces (`device_path`) in configfs;
 - on the real machine, what every process uses (`nastui.collectors.procuse`).
@@ -22,12 +23,13 @@ leaves no trace in sysfs. Nothing here writes.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import os
 import stat
 import struct
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -257,13 +259,35 @@ def _fs_devices(view: _View, mount: Mount, devices: dict[str, Device]) -> tuple[
     return source or None
 
 
+def every_mount(view: _View) -> Iterator[tuple[Mount, str]]:
+    """Every mount, with where it is seen when not in this process's mount namespace (" in
+    the mount namespace of pid 812"): a container's mounts are not in /proc/self/mountinfo."""
+    for mount in parse_mountinfo(_read(view.root / "proc/self/mountinfo")):
+        yield mount, ""
+    if not view.real:
+        return
+    seen = set()
+    with contextlib.suppress(OSError):
+        seen.add(Path("/proc/self/ns/mnt").stat().st_ino)
+    for pid in _names(view.root / "proc"):
+        try:
+            namespace = (view.root / "proc" / pid / "ns/mnt").stat().st_ino
+        except OSError:
+            continue
+        if pid.isdigit() and namespace not in seen:
+            seen.add(namespace)
+            where = f" in the mount namespace of pid {pid}"
+            for mount in parse_mountinfo(_read(view.root / "proc" / pid / "mountinfo")):
+                yield mount, where
+
+
 def read_filesystems(
-    view: _View, mounts: list[Mount], devices: dict[str, Device]
+    view: _View, mounts: Iterable[tuple[Mount, str]], devices: dict[str, Device]
 ) -> tuple[dict[str, Filesystem], list[Use]]:
     """Every mounted filesystem with its devices, and each mount as a use of them."""
     found: dict[str, Filesystem] = {}
     uses = []
-    for mount in mounts:
+    for mount, where in mounts:
         if not mount.devno:
             continue
         fs = found.get(mount.devno)
@@ -272,7 +296,7 @@ def read_filesystems(
             fs = Filesystem(mount.devno, _fs_devices(view, mount, devices), what)
             found[mount.devno] = fs
         for number in fs.devices or ():
-            what = f"mounted at {mount.mountpoint} ({mount.fs_type})"
+            what = f"mounted at {mount.mountpoint} ({mount.fs_type}){where}"
             uses.append(Use(Span(Block(number)), fs_key(mount.devno), what))
     return found, uses
 
@@ -328,8 +352,7 @@ def read_stack(root: Path, *, real: bool, own: int | None = None) -> Seen:
     leaving out `own` (default: this process) and its children."""
     view = _View(root, real)
     devices, names = read_devices(view)
-    mounts = parse_mountinfo(_read(root / "proc/self/mountinfo"))
-    filesystems, uses = read_filesystems(view, mounts, devices)
+    filesystems, uses = read_filesystems(view, every_mount(view), devices)
     for use, path in (*swap_uses(view), *export_uses(view)):
         uses.append(use)
         if isinstance(use.span.node, File):

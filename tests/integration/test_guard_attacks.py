@@ -47,6 +47,7 @@ from tests.blocklab import (
     mapped_then_closed,
     mkfs_ext4,
     mounted,
+    mounted_elsewhere,
     opened,
     opened_in_thread,
     read_all,
@@ -313,3 +314,18 @@ async def test_the_second_device_of_a_mounted_btrfs(tmp_path: Path) -> None:
             before = read_all(second)
             run = await bench(two, small("randrw"))
             refused_naming(run, lambda: changed_bytes(before, read_all(second)), "btrfs")
+
+
+async def test_a_mount_in_another_mount_namespace(tmp_path: Path) -> None:
+    """Not in the issue: a container's mount is not in nastui's mountinfo; every mount
+    namespace a process lives in is read too."""
+    require_tool("unshare", "util-linux")
+    backing = image(tmp_path / "v.img", 32)
+    with attached(str(backing)) as victim:
+        mkfs_ext4(victim)
+        where = tmp_path / "elsewhere"
+        with mounted_elsewhere(victim, where), attached("-o", "1M", victim) as target:
+            before = read_all(backing)
+            run = await bench(target, small("randrw"))
+            changed = lambda: changed_bytes(before, read_all(backing))  # noqa: E731
+            refused_naming(run, changed, f"mounted at {where} (ext4) in the mount namespace")
