@@ -69,6 +69,7 @@ NO_DEVICE = frozenset(
     }
 )  # fmt: skip
 MAX_REASONS = 12  # lines of one refusal; the rest are counted
+UNKNOWN = File("?", 0)  # a backing file that cannot be found: on no filesystem nastui knows
 
 
 def normal_root(root: Path) -> Path:
@@ -161,10 +162,9 @@ def _loop(view: _View, name: str, number: str, size: int | None) -> tuple[Link |
             return link, file
     if not file:
         return None, file
-    node, _ = view.node(file)
-    if node is None:
-        return None, file
-    return _loop_link(name, node, read_int(loop / "offset") or 0, size), file
+    node, _ = view.node(file)  # a file nobody can find: where the loop writes is not known
+    offset = read_int(loop / "offset") or 0
+    return _loop_link(name, node or UNKNOWN, offset, size), file
 
 
 def _partitions(view: _View, name: str, numbers: dict[str, str]) -> Iterator[tuple[str, Link]]:
@@ -187,7 +187,7 @@ def _partitions(view: _View, name: str, numbers: dict[str, str]) -> Iterator[tup
         yield child, Link(span, holder_key(child), f"partition {child}{where}", linear)
 
 
-def _member(holder: str, member: str, number: str) -> Link:
+def _member(holder: str, number: str) -> Link:
     return Link(Span(Block(number)), holder_key(holder), f"held by {holder}", linear=False)
 
 
@@ -213,9 +213,9 @@ def read_devices(view: _View) -> tuple[dict[str, Device], dict[File, str]]:
         for child, link in _partitions(view, name, numbers):
             add(child, link)
         for member in _names(block / name / "slaves"):
-            add(name, _member(name, member, numbers.get(member, "")))
+            add(name, _member(name, numbers.get(member, "")))
         for holder in _names(block / name / "holders"):
-            add(holder, _member(holder, name, numbers[name]))
+            add(holder, _member(holder, numbers[name]))
         backing = read_text(block / name / "backing_dev")
         if backing and backing != "none":
             node, _ = view.node(backing)

@@ -25,6 +25,7 @@ import dataclasses
 import json
 import os
 import stat
+import threading
 import unicodedata
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
@@ -166,13 +167,37 @@ def footprint_verdict(root: Path, number: str) -> Verdict:
 
 
 async def looked(root: Path, number: str, timeout: float = LOOK_TIMEOUT_S) -> Verdict:
-    """`footprint_verdict` on a thread, given up after `timeout` seconds (the answer then
-    refuses: a look that never ends sees nothing)."""
+    """`footprint_verdict` on a daemon thread, given up after `timeout` seconds (the answer
+    then refuses: a look that never ends sees nothing). A daemon thread, not the executor's:
+    a look stuck in a hung filesystem must not keep nastui from exiting."""
+    loop = asyncio.get_running_loop()
+    answer: asyncio.Future[Verdict] = loop.create_future()
+
+    def look() -> None:
+        try:
+            verdict = footprint_verdict(root, number)
+        except Exception as exc:  # handed to the awaiting task, which raises it
+            loop.call_soon_threadsafe(_settle, answer, None, exc)
+            return
+        loop.call_soon_threadsafe(_settle, answer, verdict, None)
+
+    threading.Thread(target=look, name="nastui-guard-look", daemon=True).start()
     try:
-        return await asyncio.wait_for(asyncio.to_thread(footprint_verdict, root, number), timeout)
+        return await asyncio.wait_for(answer, timeout)
     except TimeoutError:
-        why = f"the look at what uses it did not finish within {timeout:.0f} s (a hung filesystem?)"
+        why = f"the look at what uses it did not finish within {timeout:g} s (a hung filesystem?)"
         return Verdict((), (why,))
+
+
+def _settle(
+    answer: asyncio.Future[Verdict], verdict: Verdict | None, exc: BaseException | None
+) -> None:
+    if answer.done():
+        return  # given up on already
+    if exc is not None:
+        answer.set_exception(exc)
+    elif verdict is not None:
+        answer.set_result(verdict)
 
 
 def _machine(root: Path, target: BenchTarget) -> BenchTarget:

@@ -184,3 +184,12 @@ def test_stat_ids_and_fdinfo(tmp_path: Path) -> None:
     (tmp_path / "rw").write_text("pos:\t0\nflags:\t0100002\nmnt_id:\t24\n")
     assert read_only(tmp_path / "ro") and not read_only(tmp_path / "rw")
     assert not read_only(tmp_path / "missing")
+
+
+def test_a_loop_whose_backing_file_cannot_be_found(tmp_path: Path) -> None:
+    """Where a loop device writes is not known: a write to it is refused, saying so."""
+    root, _fs = tree_with(tmp_path)
+    (root / "sys/block/loop5/loop/backing_file").write_text("/nowhere/gone.img\n")
+    verdict = inspect(root, "7:5", real=False)
+    assert any("cannot tell which devices hold its filesystem" in c for c in verdict.conflicts)
+    assert "/nowhere/gone.img" in verdict.conflicts[-1]
