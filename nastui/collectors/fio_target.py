@@ -174,12 +174,13 @@ async def looked(root: Path, number: str, timeout: float = LOOK_TIMEOUT_S) -> Ve
     answer: asyncio.Future[Verdict] = loop.create_future()
 
     def look() -> None:
+        verdict, error = None, None
         try:
             verdict = footprint_verdict(root, number)
         except Exception as exc:  # handed to the awaiting task, which raises it
-            loop.call_soon_threadsafe(_settle, answer, None, exc)
-            return
-        loop.call_soon_threadsafe(_settle, answer, verdict, None)
+            error = exc
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
+            loop.call_soon_threadsafe(_settle, answer, verdict, error)
 
     threading.Thread(target=look, name="nastui-guard-look", daemon=True).start()
     try:

@@ -61,7 +61,7 @@ from tests.blocklab import (
 from tests.conftest import require_tool
 
 pytestmark = pytest.mark.integration
-EXAMPLES = int(os.environ.get("NASTUI_STACK_EXAMPLES", "40"))
+EXAMPLES = int(os.environ.get("NASTUI_STACK_EXAMPLES", "30"))
 STEPS = 12
 SEED = os.environ.get("NASTUI_STACK_SEED")
 IMAGE = 4 * MIB
@@ -465,7 +465,7 @@ async def bench(path: str, on_event: object) -> BenchRun:
     return await runner.run(settings_, target, confirm=target.confirm_token)
 
 
-@pytest.mark.timeout(300)  # ~50 s here with the default budget; an exploring seed may take more
+@pytest.mark.timeout(300)  # 40-90 s here (2 cores, loaded); an exploring seed may take more
 def test_random_stacks(tmp_path: Path) -> None:
     """The machine, with a fixed budget (see the module docstring)."""
     need_root()
