@@ -11,14 +11,15 @@ import dataclasses
 import math
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import TextIO, TypeVar
 
 from nastui import exits
 from nastui.collectors import runner
 from nastui.collectors.base import Backend, FleetSource
+from nastui.collectors.confine import confined, is_other_box
 from nastui.collectors.local import LocalBackend
 from nastui.config import Config, ConfigError, find_config_path, load_config
 from nastui.control import acks as ack_file
@@ -39,6 +40,7 @@ from nastui.sim.scenarios import get_scenario
 from nastui.sim.swapsim import load_hands
 
 HISTORY_SEED_S = 86400.0
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,11 +166,18 @@ def open_session(source: Source, env: Mapping[str, str]) -> Session:
         return _open_demo(source, config, env)
     clock = SystemClock()
     root = source.root or Path("/")
-    backend = LocalBackend(config, root=root, clock=clock)
+    run = confined(runner.run, root) if is_other_box(root) else runner.run
+    backend = LocalBackend(
+        config,
+        root=root,
+        clock=clock,
+        run=run,
+        zfs_history=lambda host: _zfs_history(env, host),
+    )
     store = SnapshotStore()
     locator = LadderLocator(
         root,
-        run=runner.run,
+        run=run,
         latest=lambda: store.latest(backend.host),
         state_dir=state_dir(env, os.geteuid()),
     )
@@ -234,17 +243,30 @@ def _private(directory: Path | None) -> Path | None:
     return directory
 
 
-def _legacy_acks(env: Mapping[str, str]) -> tuple[Acknowledgement, ...]:
-    """Alert acknowledgements an older nastui kept in the history database (read-only)."""
+def _from_history(
+    env: Mapping[str, str], read: Callable[[History], tuple[T, ...]]
+) -> tuple[T, ...]:
+    """`read` of the daemon's history file (opened read-only and closed again); nothing when
+    there is no history or it cannot be read."""
     history = _local_history(env)
     if history is None:
         return ()
     try:
-        return history.acks()
+        return read(history)
     except HistoryError:
         return ()
     finally:
         history.close()
+
+
+def _legacy_acks(env: Mapping[str, str]) -> tuple[Acknowledgement, ...]:
+    """Alert acknowledgements an older nastui kept in the history database (read-only)."""
+    return _from_history(env, History.acks)
+
+
+def _zfs_history(env: Mapping[str, str], host: str) -> tuple[str, ...]:
+    """The ZFS pools the daemon's history saw on `host` (none without a history)."""
+    return _from_history(env, lambda history: history.zfs_pools(host))
 
 
 def _local_history(env: Mapping[str, str]) -> History | None:

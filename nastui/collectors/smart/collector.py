@@ -38,6 +38,7 @@ from nastui.collectors.smart.reading import SmartReading, apply_reading
 from nastui.collectors.smart.text import normalized_lines, power_state, unread_attribute_rows
 from nastui.collectors.smart.wake import WakeTracker
 from nastui.collectors.sysfs import read_text
+from nastui.core.clock import due
 from nastui.model import CollectorError, Drive, PowerState, Temperature, TempSource, Transport
 from nastui.model.errors import ParseError
 
@@ -211,10 +212,10 @@ class SmartCollector:
             return None
         if not self.wakes.may_query(drive.key, io):
             return None
-        if state.full_at is None or now - state.full_at >= self._smart_every:
+        if due(state.full_at, now, self._smart_every):
             return False
         wants_temp = drive.temperature is None
-        if wants_temp and (state.probe_at is None or now - state.probe_at >= self._temp_every):
+        if wants_temp and due(state.probe_at, now, self._temp_every):
             return True
         return None
 
