@@ -75,8 +75,9 @@ class SmartBox:
         delay: float | None = None,
         hang: Iterable[str] = (),
     ) -> dict[str, str]:
-        """Configure the fake (drives in standby, a delay, hung drives); the environment that
-        puts it first on PATH."""
+        """Configure the fake (drives in standby, a delay, hung drives) in its settings file
+        (nastui passes its children no FAKE_* variable); the environment that puts it first
+        on PATH."""
         settings = {
             "FAKE_SMARTCTL_DIR": str(self.answers),
             "FAKE_SMARTCTL_LOG": str(self.log),
@@ -87,7 +88,11 @@ class SmartBox:
         if delay is not None:
             settings["FAKE_SMARTCTL_DELAY"] = str(delay)
         self.settings.write_text(json.dumps(settings))
-        return {"PATH": f"{self.bin}{os.pathsep}{os.environ.get('PATH', '')}"}
+        return {  # the settings too, for tests that look at the logs they name
+            "PATH": f"{self.bin}{os.pathsep}{os.environ.get('PATH', '')}",
+            "NASTUI_ROOT_TOOLS": "path",  # the fake smartctl answers for the fake --root tree
+            **settings,
+        }
 
     def calls(self) -> list[list[str]]:
         """Every argv the fake was run with (without "smartctl")."""

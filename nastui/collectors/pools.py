@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from nastui.collectors import presence
+from nastui.collectors import presence, standin
 from nastui.collectors.btrfs.collector import NEEDS_ROOT, BtrfsCollector
 from nastui.collectors.btrfs.collector import NOT_INSTALLED as NO_BTRFS
 from nastui.collectors.md.collector import collect_md
@@ -218,7 +218,8 @@ class PoolCollector:
         if mode is CollectorMode.OFF:
             return (), (), presence.state("btrfs", mode, None)
         if mode is CollectorMode.AUTO and not known and not presence.installed("btrfs"):
-            return (), (), presence.state("btrfs", mode, "no btrfs-progs, no btrfs filesystem")
+            why = f"{standin.absent('btrfs', 'no btrfs-progs')}, no btrfs filesystem"
+            return (), (), presence.state("btrfs", mode, why)
         pools, errors = await self._btrfs.collect(now)
         absent = None
         if not pools and not known:

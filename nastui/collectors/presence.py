@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import shutil
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Protocol
 
+from nastui.collectors import standin
 from nastui.collectors.sysfs import Mount, list_names, read_mounts
 from nastui.collectors.zfs.collector import NOT_INSTALLED, ZfsReport
 from nastui.collectors.zfs.messages import UNREACHABLE, Meaning
@@ -50,8 +50,9 @@ StatVfs = Callable[[str], FsStats]
 
 
 def installed(tool: str) -> bool:
-    """Whether `tool` is on PATH (the runner runs it from there)."""
-    return shutil.which(tool) is not None
+    """Whether `tool` can run: on PATH (the runner runs it from there), or as the runner's
+    stand-in says (under `--root`: recorded in the capture bundle, else not run)."""
+    return standin.installed(tool)
 
 
 def zfs_module_loaded(root: Path) -> bool:
@@ -82,7 +83,7 @@ def zfs_unreachable(root: Path, report: ZfsReport | None) -> str | None:
     a poll that gave `report` (None: not run, there being neither `zpool` nor the module).
     Whether that means "no ZFS here" or "pools lost" is decided by the pools the box had."""
     if report is None:
-        return "no zpool, no zfs module"
+        return f"{standin.absent('zpool', 'no zpool')}, no zfs module"
     if report.said in UNREACHABLE:
         what = "/dev/zfs missing" if report.said is Meaning.NO_DEVICE else "zfs module not loaded"
         return f"{what}, no ZFS pool known (zpool: {report.message})"

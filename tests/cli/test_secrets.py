@@ -66,6 +66,7 @@ def test_smartctl_zpool_and_the_exec_hook_never_see_nastuis_secrets(tmp_path: Pa
         "PATH": f"{bin_dir}:/usr/bin:/bin",
         "PYTHONPATH": os.environ.get("PYTHONPATH", str(Path.cwd())),
         "NASTUI_STATE_DIR": str(tmp_path / "state"),
+        "NASTUI_ROOT_TOOLS": "path",  # the fakes on PATH answer for the fake --root tree
         "NASTUI_SMTP_PASSWORD": SMTP_PASSWORD,
         "NAS_APPRISE_URL": APPRISE_URL,
         "AWS_SECRET_ACCESS_KEY": "not-for-children-1",

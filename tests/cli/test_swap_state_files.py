@@ -98,7 +98,10 @@ def started(box: tuple[Path, Path, FakeTools, Path]) -> Path:
 @pytest.mark.parametrize(
     ("content", "says"),
     [
-        (b'{"version": 1, "swap": "\xff\xfe"}', "swap.json is not UTF-8 text (invalid start byte at byte 24)"),
+        (
+            b'{"version": 1, "swap": "\xff\xfe"}',
+            "swap.json is not UTF-8 text (invalid start byte at byte 24)",
+        ),
         (b"[" * 100_000, "swap.json is not a swap nastui can read"),
         (b'{"version": 1, "swap": ' + b"{" * 50_000, "swap.json is not a swap nastui can read"),
     ],

@@ -33,7 +33,7 @@ def zfs_tools_without_module(bin_dir: Path, release: str = "2.3.2") -> dict[str,
         body = f"import sys\nsys.stderr.write({run.text!r})\nsys.exit({run.returncode})\n"
         script.write_text(f"#!{sys.executable}\n{body}")
         script.chmod(0o755)
-    return {"PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
+    return {"PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", "NASTUI_ROOT_TOOLS": "path"}
 
 
 def status(root: Path, config: Path, env: dict[str, str], *args: str) -> tuple[int, str]:

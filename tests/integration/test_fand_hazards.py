@@ -127,7 +127,8 @@ def hanging_smartctl(tmp_path: Path) -> tuple[dict[str, str], Path, Path]:
         f"#!/bin/sh\nif [ -e {trigger} ]; then touch {hung}; exec sleep 600; fi\nexit 2\n"
     )
     fake.chmod(fake.stat().st_mode | stat.S_IXUSR)
-    return {"PATH": f"{bin_dir}:{os.environ['PATH']}"}, trigger, hung
+    env = {"PATH": f"{bin_dir}:{os.environ['PATH']}", "NASTUI_ROOT_TOOLS": "path"}
+    return env, trigger, hung  # NASTUI_ROOT_TOOLS: the fake answers for the fake --root tree
 
 
 def test_sigterm_during_a_stalled_read_does_not_wait_for_the_deadline(tmp_path: Path) -> None:
