@@ -5,6 +5,7 @@ could give, and reloads of huge or deeply nested files."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import stat
@@ -124,7 +125,7 @@ def hanging_smartctl(tmp_path: Path) -> tuple[dict[str, str], Path, Path]:
     trigger, hung = tmp_path / "hang", tmp_path / "hung"
     fake = bin_dir / "smartctl"
     fake.write_text(
-        f"#!/bin/sh\nif [ -e {trigger} ]; then touch {hung}; exec sleep 600; fi\nexit 2\n"
+        f"#!/bin/sh\nif [ -e {trigger} ]; then echo $$ >> {hung}; exec sleep 600; fi\nexit 2\n"
     )
     fake.chmod(fake.stat().st_mode | stat.S_IXUSR)
     env = {"PATH": f"{bin_dir}:{os.environ['PATH']}", "NASTUI_ROOT_TOOLS": "path"}
@@ -135,12 +136,17 @@ def test_sigterm_during_a_stalled_read_does_not_wait_for_the_deadline(tmp_path: 
     config = CONFIG + "\n[poll]\ncommand_timeout = 600\nsmart = 1\n"  # deadline 600.5 s
     box = make_box(tmp_path, config)
     env, trigger, hung = hanging_smartctl(tmp_path)
-    with running(box, fand_argv(box, "--period", PERIOD), env=env) as daemon:
-        wait_for(lambda: in_control(box))
-        trigger.touch()
-        wait_for(hung.exists)  # the reader thread waits on a SMART read that never returns
-        daemon.send_signal(signal.SIGTERM)
-        assert daemon.wait(timeout=20) == 0
+    try:
+        with running(box, fand_argv(box, "--period", PERIOD), env=env) as daemon:
+            wait_for(lambda: in_control(box))
+            trigger.touch()
+            wait_for(hung.exists)  # the reader thread waits on a SMART read that never returns
+            daemon.send_signal(signal.SIGTERM)
+            assert daemon.wait(timeout=20) == 0
+    finally:  # the hanging fakes outlive the daemon (their own sessions): end them
+        for pid in hung.read_text().split() if hung.exists() else []:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(int(pid), signal.SIGKILL)
     assert box.state() == ORIGINAL
     assert "sensor reads stalled" in box.text()  # the interrupted wait counted as lost
 
