@@ -9,6 +9,7 @@ standard output.
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 import time
 from collections.abc import Mapping, Sequence
@@ -19,8 +20,12 @@ from typing import TextIO
 from nastui import exits
 from nastui.config.example import example_text
 from nastui.core import units
+from nastui.history.dirs import make_dir
 from nastui.model import HostSnapshot
 from nastui.session import Session
+
+CONFIG_DIR_MODE = 0o755  # /etc/nastui, ~/.config/nastui: readable, written only by the owner
+CONFIG_MODE = 0o644
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +126,7 @@ def render(session: Session, demo: bool, root: Path | None) -> str | None:
 def write_new(target: Path, text: str, *, make_parent: bool, err: TextIO = sys.stderr) -> int:
     """Write `text` to a file that must not exist yet; 0, or 73 after one line on `err`."""
     if make_parent:
-        target.parent.mkdir(mode=0o755, parents=True, exist_ok=True)
+        make_dir(target.parent, CONFIG_DIR_MODE)
     elif not target.parent.is_dir():
         print(
             f"nastui: {target.parent} does not exist: create it first, or name another FILE",
@@ -129,7 +134,9 @@ def write_new(target: Path, text: str, *, make_parent: bool, err: TextIO = sys.s
         )
         return exits.EX_CANTCREAT
     try:
-        with target.open("x", encoding="utf-8") as handle:
+        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, CONFIG_MODE)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            os.fchmod(handle.fileno(), CONFIG_MODE)  # whatever the umask: it names commands
             handle.write(text)
     except FileExistsError:
         print(

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from nastui.config.schema import HostConfig
 from nastui.config.validate_hosts import MIN_PASSWORD
+from nastui.core.redact import SECRETS
 
 V2C = "2c"
 V3 = "3"
@@ -198,6 +199,8 @@ def target_for(host: HostConfig, env: Mapping[str, str] | None = None) -> SnmpTa
         (host.priv_password, host.priv_password_file, host.priv_password_env),
         environ,
     )
+    for secret in (auth, priv, host.community if host.community != "public" else None):
+        SECRETS.add(secret)  # never in a log line, whoever logs it
     for key, secret in (("auth_password", auth), ("priv_password", priv)):
         if secret is not None and len(secret) < MIN_PASSWORD:
             raise SnmpError(

@@ -28,6 +28,7 @@ from email.message import EmailMessage
 from email.utils import formatdate, make_msgid, parseaddr
 
 from nastui.config.schema import EmailConfig, Security
+from nastui.core.redact import SECRETS
 from nastui.model import Notice
 from nastui.notify import message
 from nastui.notify.base import NotifyError
@@ -148,7 +149,9 @@ class EmailNotifier:
                     f"{self.where}: cannot read password_file {c.password_file}: {why}: create "
                     "it (mode 600, readable by nastui) holding only the password"
                 ) from None
-            return text.removesuffix("\n").removesuffix("\r")
+            password = text.removesuffix("\n").removesuffix("\r")
+            SECRETS.add(password)
+            return password
         if c.password_env is not None:
             value = self._env.get(c.password_env)
             if value is None:
@@ -156,6 +159,7 @@ class EmailNotifier:
                     f"{self.where}: environment variable {c.password_env} is not set: give it to "
                     "nastui (e.g. EnvironmentFile= in its systemd unit)"
                 )
+            SECRETS.add(value)
             return value
         raise NotifyError(
             f"{self.where}: username {c.username} has no password: set password_file or "
