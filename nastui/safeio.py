@@ -41,6 +41,7 @@ MIB = 1024 * KIB
 ATTR_LIMIT = 64 * KIB  # a sysfs attribute: at most a page; binary ones (VPD pages) a little more
 TABLE_LIMIT = 16 * MIB  # a /proc table (mountinfo of thousands of mounts) or an /etc file
 STATE_LIMIT = 16 * MIB  # nastui's own state files (acks, books, records): none comes near it
+SECRET_LIMIT = 64 * KIB  # a password or URL file: one line
 
 
 class UnsafeFileError(OSError):

@@ -14,6 +14,7 @@ from pathlib import Path
 from nastui.config.schema import HostConfig
 from nastui.config.validate_hosts import MIN_PASSWORD
 from nastui.core.redact import SECRETS
+from nastui.safeio import SECRET_LIMIT, read_bounded
 
 V2C = "2c"
 V3 = "3"
@@ -163,9 +164,9 @@ def _secret(
         return value
     if path is not None:
         try:
-            text = path.read_text(encoding="utf-8")
+            text = read_bounded(path, SECRET_LIMIT).decode("utf-8")
         except (OSError, UnicodeDecodeError) as exc:
-            why = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
+            why = (exc.strerror or str(exc)) if isinstance(exc, OSError) else "not UTF-8 text"
             raise SnmpError(f"host {host.name}: cannot read {key}_file {path}: {why}") from None
         lines = text.splitlines()
         secret = lines[0].strip() if lines else ""

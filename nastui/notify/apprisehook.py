@@ -16,7 +16,6 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 from nastui.config.schema import AppriseConfig
@@ -24,6 +23,7 @@ from nastui.core.redact import SECRETS, mask_parts, url_parts
 from nastui.model import Health, Notice, NoticeKind
 from nastui.notify import message
 from nastui.notify.base import NotifyError
+from nastui.safeio import SECRET_LIMIT, read_bounded
 
 MISSING = (
     "apprise is not installed: pip install 'nastui[apprise]' (pipx: pipx inject nastui apprise)"
@@ -125,9 +125,9 @@ class AppriseNotifier:
         cfg = self.config
         if cfg.url_file is not None:
             try:
-                text = Path(cfg.url_file).read_text(encoding="utf-8")
+                text = read_bounded(cfg.url_file, SECRET_LIMIT).decode("utf-8")
             except (OSError, UnicodeError) as exc:
-                why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+                why = (exc.strerror if isinstance(exc, OSError) else None) or str(exc)
                 raise NotifyError(
                     f"{self.name}: cannot read url_file {cfg.url_file}: {why}"
                 ) from None

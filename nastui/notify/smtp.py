@@ -32,6 +32,7 @@ from nastui.core.redact import SECRETS
 from nastui.model import Notice
 from nastui.notify import message
 from nastui.notify.base import NotifyError
+from nastui.safeio import SECRET_LIMIT, read_bounded
 
 TIMEOUT_S = 30.0
 _SECURITY_TEXT = {Security.STARTTLS: "starttls", Security.TLS: "tls", Security.NONE: "no TLS"}
@@ -142,9 +143,9 @@ class EmailNotifier:
         c = self.config
         if c.password_file is not None:
             try:
-                text = c.password_file.read_text(encoding="utf-8")
+                text = read_bounded(c.password_file, SECRET_LIMIT).decode("utf-8")
             except (OSError, UnicodeDecodeError) as exc:
-                why = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
+                why = (exc.strerror or str(exc)) if isinstance(exc, OSError) else "not UTF-8 text"
                 raise NotifyError(
                     f"{self.where}: cannot read password_file {c.password_file}: {why}: create "
                     "it (mode 600, readable by nastui) holding only the password"
