@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from textual import work
-from textual.app import App
+from textual.app import App, ScreenStackError
 from textual.binding import Binding, BindingType
 from textual.drivers.linux_driver import LinuxDriver
 from textual.message import Message
@@ -222,6 +222,18 @@ class NastuiApp(App[int]):
             self._wake.set()
         else:
             self.poll_forever()
+
+    def clear_selection(self) -> None:
+        """Clear the text selection, if there is a screen to hold one yet.
+
+        On Python 3.12+ Textual runs with asyncio's eager task factory, so the first screen of
+        a mode is composed and its widgets mounted before that screen is on the mode's stack;
+        an `Input` among them clears the selection while mounting and `self.screen` raises
+        `ScreenStackError` (Textual issue 6444), which killed the interface at start. A screen
+        not on a stack yet holds no selection: there is nothing to clear.
+        """
+        with contextlib.suppress(ScreenStackError):
+            super().clear_selection()
 
     async def action_switch_mode(self, mode: str) -> None:
         """Switch screens, remembering where help was opened from (Esc there goes back)."""
