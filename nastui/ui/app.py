@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable
-from pathlib import Path
+from importlib import resources
 from typing import Any, ClassVar
 
 from textual import work
@@ -77,7 +77,8 @@ class FleetReady(Message):
 class NastuiApp(App[int]):
     """nastui's full-screen interface."""
 
-    CSS_PATH = Path(__file__).with_name("app.tcss")
+    # Read as a package resource, not from a path: the zipapp (`make dist`) runs from its archive.
+    CSS = (resources.files("nastui.ui") / "app.tcss").read_text(encoding="utf-8")
     TITLE = "nastui"
     MODES: ClassVar[dict[str, str | Callable[[], Screen[Any]]]] = {
         "dashboard": DashboardScreen,
