@@ -68,4 +68,4 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     """Check the file named (or the one nastui would use), or write a new one."""
     if args.config_command == "init":
         return _init(args, out)
-    return config_check(args.file or args.config, os.environ, out)
+    return config_check(args.file or args.config, os.environ, out, Source.from_options(args))
