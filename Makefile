@@ -86,6 +86,9 @@ clean:
 	rm -rf $(VENV) $(VENV)-3.* .mypy_cache .ruff_cache .pytest_cache dist build
 
 # ---------------------------------------------------------------- reach (issue 22)
+# strace follows every write of a demo command (tests/cli/test_demo_footprint.py).
+APT_PACKAGES += strace
+
 # The demo needs nastui and its five dependencies, nothing else: no dev tools, no extras, no
 # pip upgrade (a venv's own pip installs a project without PEP 735 groups).
 # (DEMO_STAMP is set at the top: a prerequisite is read where the rule stands.)

@@ -60,10 +60,24 @@ def test_never_overwrites_and_never_makes_a_named_directory(tmp_path: Path) -> N
 def test_the_default_location_is_created(tmp_path: Path) -> None:
     target = tmp_path / "etc" / "nastui" / "config.toml"
     env = {**os.environ, "NASTUI_CONFIG": str(target)}
-    argv = [sys.executable, "-m", "nastui", "--demo", "config", "init"]
+    argv = [sys.executable, "-m", "nastui", "config", "init"]
     done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=60, check=False)
     assert done.returncode == 0, done.stderr
     assert target.read_text().endswith(example_text() or "missing")
+
+
+def test_the_demo_writes_its_default_into_its_own_state(tmp_path: Path) -> None:
+    # Not $NASTUI_CONFIG, not /etc/nastui as root: the demo's drives are not this box's.
+    real = tmp_path / "etc" / "nastui" / "config.toml"
+    state = tmp_path / "state"
+    env = {**os.environ, "NASTUI_CONFIG": str(real), "XDG_STATE_HOME": str(state)}
+    argv = [sys.executable, "-m", "nastui", "--demo", "config", "init"]
+    done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    written = state / "nastui" / "demo" / "healthy-24-bay" / "config.toml"
+    assert done.stdout.startswith(f"wrote {written}: ")
+    assert written.read_text().startswith("# Found on nano")
+    assert not real.parent.exists()
 
 
 def test_stdout() -> None:
