@@ -225,7 +225,8 @@ class Monitor:
                 self.log.info(
                     f"alert {notice.kind.value} {alert.health.name} {where}: {alert.message}"
                 )
-            delivery = await deliver(self.notifiers, host, batch)
+            # Sent as this box (its name in the subject and the footer), about `host`.
+            delivery = await deliver(self.notifiers, local, batch)
             for name, error in delivery.results:
                 if error is not None:
                     self.log.warning(f"alert to {name} not delivered: {error}")
