@@ -66,7 +66,7 @@ class Tmux:
             self._run("send-keys", key)
             time.sleep(0.15)
 
-    def wait_for(self, needle: str, timeout: float = 15.0) -> str:
+    def wait_for(self, needle: str, timeout: float = 30.0) -> str:
         deadline = time.monotonic() + timeout
         screen = ""
         while time.monotonic() < deadline:
