@@ -50,6 +50,7 @@ venv: $(STAMP)
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "nastui needs Python 3.11 or newer: set PYTHON=python3.11")'
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@$(BIN)/python -m pip --version >/dev/null 2>&1 || $(BIN)/python -m ensurepip --upgrade >/dev/null
 	$(BIN)/python -m pip install --quiet --upgrade 'pip>=25.1'
 	$(BIN)/python -m pip install --quiet -e '.[snmp,apprise,prometheus]' --group dev
 	@touch $(STAMP)
@@ -89,14 +90,22 @@ clean:
 # strace follows every write of a demo command (tests/cli/test_demo_footprint.py).
 APT_PACKAGES += strace
 
-# The demo needs nastui and its five dependencies, nothing else: no dev tools, no extras, no
-# pip upgrade (a venv's own pip installs a project without PEP 735 groups).
+# The demo needs nastui and its dependencies, nothing else: no dev tools, no extras, no pip
+# upgrade, no byte-compiling of files never imported. Where $(PYTHON) has pip (>= 22.3), it
+# installs into a venv made without one (ensurepip alone costs more than the rest); otherwise
+# the venv's own pip does. `make test` later adds pip and the rest to the same .venv.
 # (DEMO_STAMP is set at the top: a prerequisite is read where the rule stands.)
 $(DEMO_STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "nastui needs Python 3.11 or newer: set PYTHON=python3.11")'
-	@if [ -f $(STAMP) ] && [ $(STAMP) -nt pyproject.toml ]; then :; else \
-	  { test -x $(BIN)/python || $(PYTHON) -m venv $(VENV); } && \
-	  $(BIN)/python -m pip install --quiet -e .; fi
+	@if [ -f $(STAMP) ] && [ $(STAMP) -nt pyproject.toml ]; then :; \
+	elif test -x $(BIN)/python || $(PYTHON) -m venv --without-pip $(VENV); then \
+	  if $(PYTHON) -m pip --python $(BIN)/python --version >/dev/null 2>&1; then \
+	    $(PYTHON) -m pip --python $(BIN)/python install --quiet --no-compile -e .; \
+	  else \
+	    $(BIN)/python -m ensurepip --upgrade >/dev/null && \
+	    $(BIN)/python -m pip install --quiet --no-compile -e .; \
+	  fi; \
+	else exit 1; fi
 	@touch $@
 
 # The Python matrix: the whole suite runs on $(PYTHON) above; each other Python the distributions
