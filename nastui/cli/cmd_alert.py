@@ -27,6 +27,7 @@ from typing import TextIO
 
 from nastui import exits
 from nastui.cli.command import open_for, write_json
+from nastui.cli.statusups import read_upses
 from nastui.config import Config
 from nastui.control import acks as ack_file
 from nastui.control.statefile import StateError
@@ -121,6 +122,9 @@ def _standing(args: argparse.Namespace) -> tuple[Session, str, tuple[Alert, ...]
     if isinstance(session, int):
         return session
     snapshot, hosts = asyncio.run(_poll_with_fleet(session))
+    polled = {h.name for h in hosts}
+    if any(u.name not in polled for u in session.config.ups):  # the demo's fleet is simulated
+        hosts += tuple(h for h in read_upses(session) if h.name not in polled)  # as `status`
     fleet = fleet_alert_list(hosts, session.alert_acks(), snapshot.taken_at)
     return session, snapshot.host, (*snapshot.alerts, *fleet)
 
