@@ -1,6 +1,6 @@
 """Install figures per method, and the time to the first demo screen on a fresh clone.
 
-    python -m tests.perf.installs [--skip-demo]
+    python -m tests.perf.installs [--only pip|pipx|pyz|demo ...]
 
 Each method starts from nothing in a temporary directory (the package index's wheels may come
 from pip's cache, as on any machine that installed before): a venv and `pip install PATH`;
@@ -116,9 +116,12 @@ def demo(tmp: Path) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--skip-demo", action="store_true")
+    methods = {"pip": pip_venv, "pipx": pipx, "pyz": zipapp, "demo": demo}
+    parser.add_argument("--only", choices=sorted(methods), action="append")
     args = parser.parse_args()
-    for method in (pip_venv, pipx, zipapp, *(() if args.skip_demo else (demo,))):
+    for name, method in methods.items():
+        if args.only and name not in args.only:
+            continue
         tmp = Path(tempfile.mkdtemp(prefix="nastui-perf-"))
         try:
             print(method(tmp), flush=True)
