@@ -142,7 +142,7 @@ matrix: $(MATRIX_TARGETS)
 $(MATRIX_TARGETS): matrix-%:
 	@main=$$($(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])'); \
 	py="$(call find_python,$*)"; \
-	if [ "$$main" = "$*" ]; then echo "matrix $*: the whole suite ran on it ($(PYTHON))"; exit 0; fi; \
+	if [ "$$main" = "$*" ]; then echo "matrix $*: $(PYTHON) is $*: \`make unit\` runs the whole suite on it"; exit 0; fi; \
 	if [ -z "$$py" ]; then \
 	  case " $(MATRIX_REQUIRED) " in *" $* "*) \
 	    echo "matrix $*: no Python $* (pyenv install $*, or the distribution's python$*)"; \
