@@ -63,7 +63,7 @@ def test_example_with_every_setting_uncommented_loads() -> None:
     text = re.sub(r"(?m)^#(?=[\[A-Za-z_\"'])", "", EXAMPLE.read_text(encoding="utf-8"))
     config = parse(text)
     assert config.hostname == "nano"
-    assert [b.bay for b in config.chassis.bindings] == [0, 1, 2, 3]  # rv-4324 numbers from 0
+    assert [b.bay for b in config.chassis.bindings] == [1, 2, 3, 4]
     assert [z.name for z in config.zones] == ["drives", "cpu"]
     assert [f.name for f in config.fans] == ["front-wall", "cpu-and-rear", "external-blower"]
     assert config.alerts.email is not None
