@@ -9,7 +9,9 @@ file (a `read` that fills the memory), or a directory. Every such read goes thro
   and `O_CLOEXEC`; `O_NOFOLLOW` too when the caller asks for it;
 - what was opened is checked with `fstat` (not a `stat` before the open, which a rename could
   beat): only a regular file is read;
-- at most `limit` bytes are read; a longer file is refused, never cut silently.
+- at most `limit` bytes are read; a longer file is refused, never cut silently;
+- JSON read from such a file is parsed by `loads_json`, which refuses nesting deeper than a
+  bound before the standard parser (which recurses) sees it.
 
 sysfs attributes and /proc files are regular files (sysfs reports 4096 bytes, /proc 0), so the
 checks cost one `fstat` and change nothing for them.
@@ -19,12 +21,17 @@ Stdlib only: every layer (config, history, collectors, control) may use it.
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import stat
+from itertools import accumulate
 from pathlib import Path
+from typing import Any
 
 KIB = 1024
 MIB = 1024 * KIB
+STATE_LIMIT = 16 * MIB  # nastui's own state files (acks, books, records): none comes near it
 
 
 class UnsafeFileError(OSError):
@@ -111,3 +118,41 @@ def _size(limit: int) -> str:
     if limit >= KIB and limit % KIB == 0:
         return f"{limit // KIB} KiB"
     return f"{limit} bytes"
+
+
+# ---------------------------------------------------------------------- JSON from such files
+
+MAX_JSON_DEPTH = 64
+# Sample: "a \"quoted\" [bracket]" (a JSON string; its brackets do not nest anything)
+_JSON_STRING = re.compile(r'"(?:[^"\\]+|\\.)*"', re.DOTALL)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def json_depth(text: str) -> int:
+    """How deeply arrays and objects nest in JSON `text` (0 for a scalar); linear, no
+    recursion. Brackets inside strings do not count."""
+    brackets = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
+    return max(accumulate(map(_STEP.__getitem__, brackets), initial=0))
+
+
+def loads_json(text: str | bytes, *, max_depth: int = MAX_JSON_DEPTH) -> Any:
+    """`json.loads` for text someone else may have written: nesting deeper than `max_depth`
+    (100,000 `[` make the standard parser raise RecursionError, or worse) and bytes that are
+    not UTF-8 are a ValueError like any other malformed JSON.
+
+    Raises:
+        ValueError: not JSON, nested too deeply, or not UTF-8.
+    """
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ValueError(f"not UTF-8 ({exc.reason} at byte {exc.start})") from None
+    depth = json_depth(text)
+    if depth > max_depth:
+        raise ValueError(f"nested {depth} levels deep (at most {max_depth} are read)")
+    try:
+        return json.loads(text)
+    except RecursionError:  # a bound below the interpreter's own, all the same
+        raise ValueError("nested too deeply") from None

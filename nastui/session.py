@@ -2,6 +2,10 @@
 
 `open_session` is the one place that decides between the simulator (`--demo`, `--scenario`) and
 the real machine (optionally under `--root`), so every front end picks its source the same way.
+Under `--root` it also decides what answers for programs (`nastui.collectors.replay`): a capture
+bundle's recorded outputs (read with its configuration, on its clock, without its `[[host]]`s and
+`[[ups]]`s: the box is replayed, not its network), nothing for another tree, the programs
+themselves for this machine's root.
 """
 
 from __future__ import annotations
@@ -11,16 +15,18 @@ import dataclasses
 import math
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
+from typing import TextIO, TypeVar
 
 from nastui import exits
-from nastui.collectors import runner
+from nastui.collectors import runner, standin
 from nastui.collectors.base import Backend, FleetSource
+from nastui.collectors.confine import confined, is_other_box
 from nastui.collectors.local import LocalBackend
-from nastui.config import Config, ConfigError, find_config_path, load_config
+from nastui.collectors.replay import BundleError, Tree, open_tree
+from nastui.config import AlertsConfig, Config, ConfigError, find_config_path, load_config
 from nastui.control import acks as ack_file
 from nastui.control.demostate import FileDemoStore, open_demo
 from nastui.control.locate import Locator
@@ -39,6 +45,7 @@ from nastui.sim.scenarios import get_scenario
 from nastui.sim.swapsim import load_hands
 
 HISTORY_SEED_S = 86400.0
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +94,7 @@ class Session:
     history: History | None = None
     state_dir: Path | None = None  # None: keeps no state (a demo without HOME)
     legacy_acks: tuple[Acknowledgement, ...] = ()  # alert acks an older nastui kept in history
+    tree: Tree | None = None  # what --root opened (keeps an unpacked bundle while open)
 
     async def poll(self) -> HostSnapshot:
         """Collect once, apply the acknowledgements (`acks.json` in the state directory: the
@@ -131,16 +139,19 @@ class Session:
         return self.state_dir
 
 
-def load_for(source: Source, env: Mapping[str, str]) -> Config:
+def load_for(source: Source, env: Mapping[str, str], tree: Tree | None = None) -> Config:
     """The configuration a source uses.
 
     The simulator uses built-in defaults unless a file is named, so a demo on a configured box
-    shows the demo box; the real machine uses the named file, else the first one found.
-    Raises `nastui.config.ConfigError`.
+    shows the demo box; the real machine uses the named file, else a capture bundle's (under
+    `--root BUNDLE`; `tree` when it is already open), else the first one found.
+    Raises `nastui.config.ConfigError` and `nastui.collectors.replay.BundleError`.
     """
     path = source.config
     if path is None and not source.demo:
-        path = find_config_path(env)
+        if tree is None and source.root is not None:
+            tree = open_tree(source.root, env)
+        path = (tree.config if tree is not None else None) or find_config_path(env)
     return load_config(path)
 
 
@@ -155,20 +166,37 @@ def open_or_explain(source: Source, env: Mapping[str, str], err: TextIO) -> Sess
     except UnknownScenario as exc:
         print(f"nastui: {exc}", file=err)
         return exits.EX_USAGE
+    except BundleError as exc:
+        print(f"nastui: --root {exc}", file=err)
+        return exits.EX_DATAERR
 
 
 def open_session(source: Source, env: Mapping[str, str]) -> Session:
-    """Open a source. Raises `ConfigError` or `nastui.sim.UnknownScenario`."""
-    config = load_for(source, env)
+    """Open a source, and put what answers for programs in front of the runner (see the
+    module docstring). Raises `ConfigError`, `nastui.sim.UnknownScenario` or `BundleError`."""
+    tree = open_tree(source.root, env) if source.root is not None and not source.demo else None
+    config = load_for(source, env, tree)
     if source.demo:
         return _open_demo(source, config, env)
-    clock = SystemClock()
-    root = source.root or Path("/")
-    backend = LocalBackend(config, root=root, clock=clock)
+    if tree is not None and tree.manifest is not None:  # the box replayed, not its network
+        config = dataclasses.replace(config, hosts=(), ups=(), alerts=AlertsConfig())
+    standin.use(tree.stand_in if tree is not None else None)
+    clock = _clock_of(tree, live=source.live)
+    root = tree.root if tree is not None else Path("/")
+    # Under a tree the stand-in answers for programs; where it lets them run (fakes made for
+    # the tree: NASTUI_ROOT_TOOLS=path), a command naming this machine's devices is refused.
+    run = confined(runner.run, root) if is_other_box(root) else runner.run
+    backend = LocalBackend(
+        config,
+        root=root,
+        clock=clock,
+        run=run,
+        zfs_history=lambda host: _zfs_history(env, host),
+    )
     store = SnapshotStore()
     locator = LadderLocator(
         root,
-        run=runner.run,
+        run=run,
         latest=lambda: store.latest(backend.host),
         state_dir=state_dir(env, os.geteuid()),
     )
@@ -181,8 +209,18 @@ def open_session(source: Source, env: Mapping[str, str]) -> Session:
         _fleet(source, config, clock),
         state_dir=state_dir(env, os.geteuid()),
         legacy_acks=_legacy_acks(env),
+        tree=tree,
     )
     return attach_history(session, _local_history(env)) if source.history else session
+
+
+def _clock_of(tree: Tree | None, *, live: bool) -> Clock:
+    """The wall clock; for a capture bundle the time it was taken (running on from there in
+    the live front ends), so it replays as it was seen."""
+    if tree is None or tree.manifest is None:
+        return SystemClock()
+    taken = tree.manifest.taken_at
+    return FollowingClock(taken) if live else FakeClock(taken)
 
 
 def _open_demo(source: Source, config: Config, env: Mapping[str, str]) -> Session:
@@ -234,17 +272,30 @@ def _private(directory: Path | None) -> Path | None:
     return directory
 
 
-def _legacy_acks(env: Mapping[str, str]) -> tuple[Acknowledgement, ...]:
-    """Alert acknowledgements an older nastui kept in the history database (read-only)."""
+def _from_history(
+    env: Mapping[str, str], read: Callable[[History], tuple[T, ...]]
+) -> tuple[T, ...]:
+    """`read` of the daemon's history file (opened read-only and closed again); nothing when
+    there is no history or it cannot be read."""
     history = _local_history(env)
     if history is None:
         return ()
     try:
-        return history.acks()
+        return read(history)
     except HistoryError:
         return ()
     finally:
         history.close()
+
+
+def _legacy_acks(env: Mapping[str, str]) -> tuple[Acknowledgement, ...]:
+    """Alert acknowledgements an older nastui kept in the history database (read-only)."""
+    return _from_history(env, History.acks)
+
+
+def _zfs_history(env: Mapping[str, str], host: str) -> tuple[str, ...]:
+    """The ZFS pools the daemon's history saw on `host` (none without a history)."""
+    return _from_history(env, lambda history: history.zfs_pools(host))
 
 
 def _local_history(env: Mapping[str, str]) -> History | None:

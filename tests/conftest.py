@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from nastui.collectors import standin
+
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 STRICT = os.environ.get("NASTUI_REQUIRE_INTEGRATION") == "1"
@@ -60,6 +62,14 @@ def private_demo_state(
     never change a test's outcome. Tests that set NASTUI_STATE_DIR themselves are unaffected."""
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("xdg-state")))
     monkeypatch.delenv("NASTUI_STATE_DIR", raising=False)
+
+
+@pytest.fixture(autouse=True)
+def no_stand_in_left() -> Generator[None, None, None]:
+    """A session opened in-process under `--root` puts a stand-in in front of the runner for
+    the process (`nastui.collectors.standin`): take it away after each test."""
+    yield
+    standin.use(None)
 
 
 @pytest.fixture

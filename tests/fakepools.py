@@ -80,6 +80,7 @@ def install(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> FakeTools:
                 (system / name).symlink_to(Path(directory) / name)
                 break
     monkeypatch.setenv("PATH", f"{tools.bin_dir}:{system}")
+    monkeypatch.setenv("NASTUI_ROOT_TOOLS", "path")  # the fakes answer for a fake --root tree
     return tools
 
 

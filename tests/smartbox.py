@@ -72,6 +72,7 @@ class SmartBox:
         """The environment that puts the fake first on PATH and configures it."""
         env = {
             "PATH": f"{self.bin}{os.pathsep}{os.environ.get('PATH', '')}",
+            "NASTUI_ROOT_TOOLS": "path",  # the fake smartctl answers for the fake --root tree
             "FAKE_SMARTCTL_DIR": str(self.answers),
             "FAKE_SMARTCTL_LOG": str(self.log),
             "FAKE_SMARTCTL_WAKES": str(self.wakes),

@@ -12,15 +12,21 @@ Everything else is refused with one line naming it: every option that names a fi
 a directory, a program, a log, a cgroup, a scheduler or another job file (`filename`,
 `read_iolog`, `replay_redirect`, `exec_prerun`, `write_bw_log`, `ioengine=exec`,
 `ioengine=external:...`, `include`...), fio's aliases of allowed options (write the canonical
-name), `$VAR`/`${VAR}`/`$mb_memory` expansion anywhere, `--option` lines, control characters.
+name), `$VAR`/`${VAR}`/`$mb_memory` expansion anywhere, `--option` lines, control characters;
+and what fio could not run or would take long to read: more than `MAX_JOBS` jobs (sections
+times numjobs: fio's own limit), lines over `MAX_LINE` characters, files over `JOB_LIMIT`.
+Checking takes time in proportion to the file's length (tests/perf/guard_perf.py measures it).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 ENGINES = frozenset({"libaio"})  # what the built-in profiles use (nastui.bench.profiles)
+MAX_JOBS = 4096  # fio 3.33 refuses more ("error: maximum number of jobs reached")
+MAX_LINE = 4096  # characters in a line
+JOB_LIMIT = 4 << 20  # bytes in a job file
 _SIZE = r"(?:\d+(?:\.\d+)?(?:[kmgtp]i?b?|b)?)"
 _SIZES = rf"{_SIZE}(?:-{_SIZE})?"
 _TIME = r"(?:\d+(?:us|ms|s|m|h|d)?)"
@@ -179,44 +185,89 @@ def _option(number: int, line: str) -> tuple[str, str | None]:
     return name, value
 
 
+def _line(number: int, raw: str) -> str | None:
+    """A line stripped and checked; None for a blank line or a comment."""
+    line = raw.rstrip("\r").strip()
+    if len(line) > MAX_LINE:
+        raise _refuse(number, f"longer than {MAX_LINE} characters")
+    if not _PRINTABLE.fullmatch(line):
+        raise _refuse(number, "control or non-ASCII characters are not allowed")
+    if "$" in line:
+        raise _refuse(number, "'$' is not allowed (fio would expand it: $VAR, $mb_memory)")
+    if not line or line.startswith(("#", ";")):
+        return None
+    return line
+
+
+@dataclass(slots=True)
+class _Reading:
+    """A job file being read: the sections so far, their names, and the jobs they start."""
+
+    sections: list[Section] = field(default_factory=list)
+    names: set[str] = field(default_factory=set)
+    name: str | None = None
+    options: list[tuple[str, str | None]] = field(default_factory=list)
+    jobs: int = 0
+    start: int = 0  # the line of the section being read
+
+    def close(self) -> None:
+        """The section being read is complete."""
+        if self.name is None:
+            return
+        self.sections.append(Section(self.name, tuple(self.options)))
+        self.jobs += _jobs(self.sections[-1])
+        if self.jobs > MAX_JOBS:
+            raise _refuse(
+                self.start, f"more than {MAX_JOBS} jobs from here on (fio runs at most {MAX_JOBS})"
+            )
+
+    def open(self, number: int, name: str) -> None:
+        """A new section begins at line `number`."""
+        self.close()
+        self.start = number
+        if not _NAME.fullmatch(name):
+            raise _refuse(number, f"section name {name!r}: use letters, digits, _ . -")
+        if name == "global" and self.sections:
+            raise _refuse(number, "[global] may appear once, as the first section")
+        if name in self.names:
+            raise _refuse(number, f"section [{name}] appears twice")
+        self.names.add(name)
+        self.name, self.options = name, []
+
+
 def parse_job(text: str) -> tuple[Section, ...]:
-    """A custom job file as checked sections.
+    """A custom job file as checked sections, in time proportional to its length.
 
     Raises:
         ValueError: one line naming the line and what is refused.
     """
-    sections: list[Section] = []
-    name: str | None = None
-    options: list[tuple[str, str | None]] = []
+    if len(text) > JOB_LIMIT:
+        raise ValueError(f"a fio job file may have at most {JOB_LIMIT} characters")
+    reading = _Reading()
     for number, raw in enumerate(text.split("\n"), start=1):
-        line = raw.rstrip("\r").strip()
-        if not _PRINTABLE.fullmatch(line):
-            raise _refuse(number, "control or non-ASCII characters are not allowed")
-        if "$" in line:
-            raise _refuse(number, "'$' is not allowed (fio would expand it: $VAR, $mb_memory)")
-        if not line or line.startswith(("#", ";")):
+        line = _line(number, raw)
+        if line is None:
             continue
         section = _SECTION.fullmatch(line)
         if section:
-            if name is not None:
-                sections.append(Section(name, tuple(options)))
-            name, options = section["name"].strip(), []
-            if not _NAME.fullmatch(name):
-                raise _refuse(number, f"section name {name!r}: use letters, digits, _ . -")
-            if name == "global" and sections:
-                raise _refuse(number, "[global] may appear once, as the first section")
-            if any(s.name == name for s in sections):
-                raise _refuse(number, f"section [{name}] appears twice")
+            reading.open(number, section["name"].strip())
             continue
         option = _option(number, line)
-        if name is None:
+        if reading.name is None:
             raise ValueError(f"not a fio job file: line {number} is outside a [section]")
-        options.append(option)
-    if name is not None:
-        sections.append(Section(name, tuple(options)))
-    if not [s for s in sections if s.name != "global"]:
+        reading.options.append(option)
+    reading.close()
+    if not [s for s in reading.sections if s.name != "global"]:
         raise ValueError("a fio job file needs at least one [job] section")
-    return tuple(sections)
+    return tuple(reading.sections)
+
+
+def _jobs(section: Section) -> int:
+    """How many jobs a section starts (its numjobs; none for [global])."""
+    if section.name == "global":
+        return 0
+    count = dict(section.options).get("numjobs")
+    return int(count) if count else 1
 
 
 def render(sections: tuple[Section, ...], filename: str | None) -> str:

@@ -1,21 +1,30 @@
-"""The device-in-use guard: never write to a device something else uses.
+"""The device-in-use guard: a benchmark writes only where nothing else uses a byte it reaches.
 
-Four layers, each enough to refuse; `--confirm` overrides none of them:
-1. the inspection (`nastui.collectors.fio_target`, `nastui.collectors.blockstack`): everything
-   stacked on the device (partitions, holders, loop devices on it or on a file on it, at any
-   offset), any of it mounted, swap, open in another process or exported (LIO, NVMe-oF), and
-   signatures and labels at every offset their formats use; anything found is in
-   `BenchTarget.in_use` and `refusal` says no;
+Five layers, each enough to refuse; `--confirm` overrides none of them:
+1. the footprint rule (`nastui.core.footprint`, read by `nastui.collectors.blockstack`): from
+   the target, everything a write to it lands on (loop backings at their offsets, a partition's
+   range of its disk, dm/md members, a backing file and the filesystem and devices holding it),
+   and every other user of any of it (mounts, holders, partitions, other loop devices over an
+   overlapping range or the same file, swap, every task's descriptors, working directories and
+   mappings, exports, exclusive claims); plus signatures and labels at every offset their
+   formats use. Anything found is in `BenchTarget.in_use` and `refusal` says no;
 2. the confirmation: writing to a raw device needs its serial number typed (WWN, or the path
    for a device that reports neither), never just /dev/sdX, which changes between boots;
-3. the kernel: `ExclusiveHold` opens the device O_EXCL and keeps it open for the whole run, so
-   it fails with EBUSY on a device mounted, used as swap or claimed by md, LVM or ZFS, and nobody
-   can mount or assemble it while the benchmark writes;
-4. the second look: once held, the runner inspects the device again (`BenchHost.in_use`), so a
-   use that began after the first look (a loop device, which O_EXCL does not stop) refuses too.
+3. the device, not a path: the path is resolved once, at the inspection, to a device number;
+   `ExclusiveHold` opens it O_EXCL (refused if it is now another device) and keeps it open
+   for the whole run, so the kernel refuses mounts, swap, md, LVM and ZFS meanwhile; the tools
+   get `/proc/PID/fd/N` of that descriptor, a path nobody else can point elsewhere, and the
+   device number is checked again after every step;
+4. the second look: once held, the device is inspected again (`BenchHost.in_use`), so a use
+   that began after the first look (a loop device, which O_EXCL does not stop) refuses too;
+5. the watch: while the run writes, the footprint is inspected again every half second
+   (`BenchHost.uses_now`); a new user, or a footprint that changed, stops the tool at once
+   (the partial result is kept and the run ends refused, saying why).
 A custom fio job only carries allowlisted options (`nastui.bench.fiojob`): the target is the
-only file it names.
-Directory targets are written only inside a fresh directory made for the run and removed after.
+only file it names. Target names with whitespace or control characters are refused (fio
+strips and splits names).
+Directory targets are written only inside a fresh directory made for the run (through a
+descriptor of the directory inspected) and removed after.
 """
 
 from __future__ import annotations
@@ -24,13 +33,16 @@ import contextlib
 import errno
 import os
 import shutil
+import stat
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from nastui.bench.jobs import Step, Tool
 from nastui.model import BenchTarget, TargetKind
 
 FRESH_PREFIX = "nastui-bench-"
+TEST_FILE = "nastui-bench.dat"
 _WRITING = ("write", "rw", "trim")
 
 
@@ -73,16 +85,48 @@ def refusal(target: BenchTarget, *, writing: bool, confirm: str | None) -> str |
     return None
 
 
-class ExclusiveHold:
-    """The target device opened O_EXCL for as long as the run lasts."""
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where a run's tools read and write: a path through a descriptor nastui holds
+    (/proc/PID/fd/N), which nobody else can point elsewhere, and the device number it must be
+    (None for a directory's test file)."""
 
-    def __init__(self, device: str) -> None:
-        self.device = device
+    path: str
+    devno: str | None = None
+
+    def recheck(self) -> None:
+        """Raise `GuardRefused` unless the path still leads to the device held."""
+        if self.devno is None:
+            return
+        try:
+            st = Path(self.path).stat()
+        except OSError as exc:
+            raise GuardRefused(f"the held device cannot be checked: {exc.strerror}") from exc
+        if not stat.S_ISBLK(st.st_mode) or _devno(st.st_rdev) != self.devno:
+            raise GuardRefused(f"the held device is no longer device {self.devno}: stopped")
+
+
+def _devno(raw: int) -> str:
+    return f"{os.major(raw)}:{os.minor(raw)}"
+
+
+def held_path(fd: int) -> str:
+    """A path to this process's descriptor that any of its tools can open."""
+    return f"/proc/{os.getpid()}/fd/{fd}"
+
+
+class ExclusiveHold:
+    """The target device opened (O_EXCL when `exclusive`) for as long as the run lasts, and
+    refused unless it is device `devno` when that is given."""
+
+    def __init__(self, device: str, devno: str | None = None, *, exclusive: bool = True) -> None:
+        self.device, self.devno, self.exclusive = device, devno, exclusive
         self._fd: int | None = None
 
     def __enter__(self) -> ExclusiveHold:
+        flags = os.O_RDONLY | os.O_CLOEXEC | (os.O_EXCL if self.exclusive else 0)
         try:
-            self._fd = os.open(self.device, os.O_RDONLY | os.O_EXCL | os.O_CLOEXEC)
+            self._fd = os.open(self.device, flags)
         except OSError as exc:
             if exc.errno == errno.EBUSY:
                 raise GuardRefused(
@@ -90,6 +134,16 @@ class ExclusiveHold:
                     "swap, an md/LVM/ZFS member, or held by another program): nothing written"
                 ) from exc
             raise GuardRefused(f"{self.device} cannot be opened: {exc.strerror}") from exc
+        st = os.fstat(self._fd)
+        if self.devno is not None and (
+            not stat.S_ISBLK(st.st_mode) or _devno(st.st_rdev) != self.devno
+        ):
+            self.__exit__()
+            now = _devno(st.st_rdev) if stat.S_ISBLK(st.st_mode) else "something else"
+            raise GuardRefused(
+                f"{self.device} now names {now}, not the device inspected ({self.devno}): "
+                "nothing written"
+            )
         return self
 
     def __exit__(self, *exc: object) -> None:
@@ -102,48 +156,79 @@ class ExclusiveHold:
         """Whether the device is held now."""
         return self._fd is not None
 
-
-def fresh_directory(parent: Path, run_id: str) -> Path:
-    """A new, empty directory for the run's files inside `parent` (mode 0700).
-
-    Raises:
-        GuardRefused: `parent` is not a writable directory, or the name is taken.
-    """
-    if not parent.is_dir():
-        raise GuardRefused(f"{parent} is not a directory")
-    path = parent / f"{FRESH_PREFIX}{run_id}"
-    try:
-        path.mkdir(mode=0o700)
-    except FileExistsError as exc:
-        raise GuardRefused(f"{path} already exists: nastui only writes in a fresh one") from exc
-    except OSError as exc:
-        raise GuardRefused(f"cannot make {path}: {exc.strerror}") from exc
-    return path
+    @property
+    def place(self) -> Place:
+        """The held device as a `Place` for the tools."""
+        if self._fd is None:
+            raise GuardRefused(f"{self.device} is not held")
+        st = os.fstat(self._fd)
+        return Place(held_path(self._fd), _devno(st.st_rdev) if stat.S_ISBLK(st.st_mode) else None)
 
 
-def remove_fresh(path: Path) -> None:
-    """Remove a directory `fresh_directory` made, with everything in it (and nothing else)."""
-    if not path.name.startswith(FRESH_PREFIX) or path.is_symlink():
-        raise ValueError(f"{path} is not a benchmark's own directory")
-    shutil.rmtree(path, ignore_errors=True)
+class FreshDirectory:
+    """A new, empty directory (mode 0700) made for the run inside the directory inspected and
+    held open; removed with everything in it afterwards. The parent is opened once and checked
+    against the inspection (`identity`: its filesystem's device number and its inode); all the
+    rest goes through descriptors, so renaming or swapping any path meanwhile changes nothing."""
+
+    def __init__(self, parent: Path, run_id: str, identity: tuple[str, int] | None = None) -> None:
+        self.parent, self.name, self.identity = parent, f"{FRESH_PREFIX}{run_id}", identity
+        self._fds: list[int] = []
+
+    @property
+    def path(self) -> Path:
+        """Where the fresh directory is (for messages)."""
+        return self.parent / self.name
+
+    def _open_parent(self) -> int:
+        try:
+            parent = os.open(self.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        except OSError as exc:
+            raise GuardRefused(f"{self.parent} is not a directory: {exc.strerror}") from exc
+        st = os.fstat(parent)
+        if self.identity is not None and (_devno(st.st_dev), st.st_ino) != self.identity:
+            os.close(parent)
+            raise GuardRefused(f"{self.parent} is no longer the directory inspected")
+        return parent
+
+    def __enter__(self) -> Place:
+        self._fds.append(self._open_parent())
+        try:
+            os.mkdir(self.name, 0o700, dir_fd=self._fds[0])
+        except FileExistsError as exc:
+            self.__exit__()
+            raise GuardRefused(
+                f"{self.path} already exists: nastui only writes in a fresh one"
+            ) from exc
+        except OSError as exc:
+            self.__exit__()
+            raise GuardRefused(f"cannot make {self.path}: {exc.strerror}") from exc
+        flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+        self._fds.append(os.open(self.name, flags, dir_fd=self._fds[0]))
+        os.fchmod(self._fds[1], 0o700)
+        return Place(f"{held_path(self._fds[1])}/{TEST_FILE}")
+
+    def __exit__(self, *exc: object) -> None:
+        if len(self._fds) == 2:
+            shutil.rmtree(self.name, dir_fd=self._fds[0], ignore_errors=True)
+        for fd in reversed(self._fds):
+            os.close(fd)
+        self._fds.clear()
 
 
 @contextlib.contextmanager
-def workspace(target: BenchTarget, run_id: str, *, writing: bool) -> Iterator[Path]:
+def workspace(target: BenchTarget, run_id: str, *, writing: bool) -> Iterator[Place]:
     """Where the run's files go, guarded for the whole run; cleaned up afterwards.
 
-    Yields the test file's path: inside a fresh directory for a directory target, the device
-    itself (held O_EXCL when the run writes) for a device.
+    Yields the tools' path: the test file inside a fresh directory for a directory target;
+    the device itself, through the descriptor held (O_EXCL when the run writes), for a device.
     """
     if target.kind is TargetKind.DEVICE:
-        if not writing:
-            yield Path(target.path)
-            return
-        with ExclusiveHold(target.path):
-            yield Path(target.path)
+        with ExclusiveHold(target.path, target.devno, exclusive=writing) as hold:
+            yield hold.place
         return
-    fresh = fresh_directory(Path(target.path), run_id)
-    try:
-        yield fresh / "nastui-bench.dat"
-    finally:
-        remove_fresh(fresh)
+    identity = None
+    if target.devno is not None and target.inode is not None:
+        identity = (target.devno, target.inode)
+    with FreshDirectory(Path(target.path), run_id, identity) as place:
+        yield place

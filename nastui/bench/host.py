@@ -97,6 +97,12 @@ class BenchHost(Protocol):
         ...
 
     async def in_use(self, target: BenchTarget) -> tuple[str, ...]:
-        """What uses the target device now (asked again once it is held O_EXCL, so nothing
-        that began using it since the first inspection is overwritten)."""
+        """What uses the target device now (asked again once it is held O_EXCL, with the
+        held descriptor's path as `target.path`, so nothing that began using it since the
+        first inspection is overwritten)."""
+        ...
+
+    async def uses_now(self, target: BenchTarget) -> tuple[str, ...]:
+        """The watch's look while a run writes: who else uses the target's footprint now, and
+        whether the footprint is still `target.footprint` (no signature probes: quick)."""
         ...

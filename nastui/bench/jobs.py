@@ -81,9 +81,10 @@ def fio_argv(step: Step, filename: str) -> tuple[str, ...]:
             options.append(f"--{name}" if value == "1" else f"--{name}=0")
         else:
             options.append(f"--{name}={value}")
-    # Several files (the fill profile): they go beside the test file, named by the job.
+    # Several files (the fill profile): they go beside the test file, named by the job. The
+    # directory ends in "/": fio refuses /proc/PID/fd/N, a link, but follows /proc/PID/fd/N/.
     where = (
-        f"--directory={fio_path(posixpath.dirname(filename))}"
+        f"--directory={fio_path(posixpath.dirname(filename))}/"
         if step.param("filename_format")
         else f"--filename={fio_path(filename)}"
     )

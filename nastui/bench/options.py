@@ -3,7 +3,8 @@ next or previous value, so the TUI's options form is a list of keys and no free 
 
 Sizes and times come from short lists of sensible values; a choice that does not fit the profile
 (a whole-device size for a directory) is still offered, and the guard or the profile says why it
-cannot run.
+cannot run. `BOUNDS` are the values every numeric setting may take, from any front end
+(`check_bounds`: the command line checks each option as it is read, `plan` every settings).
 """
 
 from __future__ import annotations

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from nastui.bench.bounds import check_bounds
 from nastui.bench.fiojob import check_custom_job, custom_job_text
 from nastui.bench.jobs import Step, Tool, fio_params
 from nastui.bench.sizes import size_label
@@ -273,8 +274,10 @@ def plan(settings: BenchSettings, target: BenchTarget) -> tuple[Step, ...]:
     write-cache matrix.
 
     Raises:
-        ValueError: an unknown profile, a target kind it cannot run on, a custom job refused.
+        ValueError: a setting out of its bounds, an unknown profile, a target kind it cannot run
+            on, a custom job refused.
     """
+    check_bounds(settings)
     profile = PROFILES.get(settings.profile)
     if profile is None:
         raise ValueError(f"no profile {settings.profile!r}: choose from {', '.join(PROFILES)}")

@@ -122,6 +122,10 @@ class ReplayHost:
         """A recording's target is what it was described as."""
         return target.in_use
 
+    async def uses_now(self, target: BenchTarget) -> tuple[str, ...]:
+        """A recording has no other users."""
+        return ()
+
     async def smart(self, target: BenchTarget) -> Pairs | None:
         """No SMART in a replay."""
         return None

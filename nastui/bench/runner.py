@@ -1,14 +1,18 @@
 """`BenchRunner`: runs a profile on a target, the same way for the CLI and the TUI.
 
     plan -> guard (refusal, confirmation) -> SMART before -> workspace (fresh directory, or the
-    device held O_EXCL) -> [write cache] -> each step streamed: lines -> reader -> samples
-    (+ /proc/diskstats of the device beside each) -> results -> restore cache, clean up ->
-    SMART after -> saved as JSON + CSV
+    device held O_EXCL) -> second look, then the watch -> [write cache] -> each step streamed:
+    lines -> reader -> samples (+ /proc/diskstats of the device beside each) -> results ->
+    restore cache, clean up -> SMART after -> saved as JSON + CSV
 
 Front ends get `Event`s as things happen (a step started, a sample, a step finished) and the
 finished `BenchRun`. Setting the `stop` event (Ctrl-C, SIGTERM, `s` in the TUI) sends fio
 SIGINT: it prints its final result, which is kept, and the run ends INTERRUPTED with everything
 measured so far saved. Cleanup runs in `finally`, on every way out.
+
+While a run writes to a device, the watch looks at the device's footprint every `WATCH_S`
+seconds (`BenchHost.uses_now`): a user that appears, or a footprint that changes, stops the
+tool the same way, and the run ends REFUSED with the reason and the partial result.
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ import dataclasses
 import signal
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -27,7 +31,7 @@ from typing import Protocol
 from nastui.bench import store
 from nastui.bench.cache import CacheError, WriteCacheSwitch
 from nastui.bench.fiojob import custom_job_text
-from nastui.bench.guard import GuardRefused, refusal, workspace, writes
+from nastui.bench.guard import GuardRefused, Place, refusal, workspace, writes
 from nastui.bench.host import BenchHost
 from nastui.bench.jobs import (
     CUSTOM_FILE,
@@ -51,6 +55,7 @@ from nastui.model import (
 )
 
 UNBOUNDED_STEP_S = 14 * 86400.0  # a size-bound job (filling 20 TB) may take days
+WATCH_S = 0.5  # the watch starts a look this often (or at once when a look took longer)
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +97,7 @@ class Workspace(Protocol):
 
     def __call__(
         self, target: BenchTarget, run_id: str, *, writing: bool
-    ) -> contextlib.AbstractContextManager[Path]: ...
+    ) -> contextlib.AbstractContextManager[Place]: ...
 
 
 @dataclass(slots=True)
@@ -104,6 +109,7 @@ class _Job:
     stop: asyncio.Event
     results: list[StepResult] = field(default_factory=list)
     samples: list[BenchSample] = field(default_factory=list)
+    guard: str | None = None  # why the watch stopped the run
 
 
 def run_id_for(started: float, target: BenchTarget, profile: str) -> str:
@@ -265,27 +271,26 @@ class BenchRunner:
         state, message = RunState.COMPLETE, f"{len(steps)} step{'s' * (len(steps) != 1)} complete"
         cache: WriteCacheSwitch | None = None
         try:
-            with self.guarded(base.target, base.run_id, writing=writing) as path:
-                await self._still_free(base.target, writing)
+            with self.guarded(base.target, base.run_id, writing=writing) as place:
+                await self._still_free(base.target, place, writing)
                 if base.settings.cache_matrix:
                     cache = WriteCacheSwitch(self.host, base.target)
-                for index, step in enumerate(steps):
-                    if stop.is_set():
-                        break
-                    if cache is not None and step.cache is not None:
-                        await cache.switch(step.cache == "on")
-                    result = await self._step(job, index, path)
-                    job.results.append(result)
-                    if result.error and not stop.is_set():
-                        state, message = RunState.FAILED, f"{step.label}: {result.error}"
-                        break
+                async with self._watching(job, writing):
+                    state, message = await self._each_step(job, place, cache, (state, message))
         except GuardRefused as exc:
             state, message = RunState.REFUSED, str(exc)
         except CacheError as exc:
             state, message = RunState.FAILED, str(exc)
         finally:
             note = await cache.restore() if cache is not None else None
-        if stop.is_set() and state is RunState.COMPLETE:
+        if job.guard is not None:
+            done = len(job.results)
+            state = RunState.REFUSED
+            message = (
+                f"stopped by the guard: {job.guard}; {done} of {len(steps)} steps, "
+                "the partial result kept"
+            )
+        elif stop.is_set() and state is RunState.COMPLETE:
             state = RunState.INTERRUPTED
             done = len(job.results)
             message = f"stopped: {done} of {len(steps)} steps, the partial result kept"
@@ -294,16 +299,64 @@ class BenchRunner:
             message += f"; write cache {'NOT ' if note else ''}restored to {was}"
         return state, message + (f" ({note})" if note else "")
 
-    async def _still_free(self, target: BenchTarget, writing: bool) -> None:
-        """With the device held O_EXCL, look again: what began using it since it was inspected
-        (a loop device, a process, a label) stops the run before anything is written."""
+    async def _each_step(
+        self,
+        job: _Job,
+        place: Place,
+        cache: WriteCacheSwitch | None,
+        ending: tuple[RunState, str],
+    ) -> tuple[RunState, str]:
+        """The steps in order, the held device checked after each; how they ended."""
+        for index, step in enumerate(job.steps):
+            if job.stop.is_set():
+                break
+            if cache is not None and step.cache is not None:
+                await cache.switch(step.cache == "on")
+            result = await self._step(job, index, place.path)
+            job.results.append(result)
+            place.recheck()
+            if result.error and not job.stop.is_set():
+                return RunState.FAILED, f"{step.label}: {result.error}"
+        return ending
+
+    async def _still_free(self, target: BenchTarget, place: Place, writing: bool) -> None:
+        """With the device held O_EXCL, look again, at the device held: what began using it
+        since it was inspected (a loop device, a process, a label) stops the run before
+        anything is written."""
         if not writing or target.kind is not TargetKind.DEVICE:
             return
-        uses = await self.host.in_use(target)
+        uses = await self.host.in_use(dataclasses.replace(target, path=place.path))
         if uses:
             raise GuardRefused(f"{target.path} is in use, nothing written: " + "; ".join(uses))
 
-    async def _step(self, job: _Job, index: int, path: Path) -> StepResult:
+    @contextlib.asynccontextmanager
+    async def _watching(self, job: _Job, writing: bool) -> AsyncIterator[None]:
+        """While in the block, the watch runs (a device target being written)."""
+        target = job.base.target
+        if not writing or target.kind is not TargetKind.DEVICE:
+            yield
+            return
+        watch = asyncio.ensure_future(self._watch(job))
+        try:
+            yield
+        finally:
+            watch.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await watch
+
+    async def _watch(self, job: _Job) -> None:
+        """Look at the target's footprint every `WATCH_S` seconds; at the first use of it by
+        anyone else, or a change in it, say why and stop the run."""
+        while not job.stop.is_set():
+            began = time.monotonic()
+            uses = await self.host.uses_now(job.base.target)
+            if uses:
+                job.guard = "; ".join(uses)
+                job.stop.set()
+                return
+            await asyncio.sleep(max(0.0, WATCH_S - (time.monotonic() - began)))
+
+    async def _step(self, job: _Job, index: int, path: str) -> StepResult:
         """One step, streamed; its result."""
         step = job.steps[index]
         self.on_event(StepStarted(index, step, len(job.steps)))
@@ -336,19 +389,19 @@ class BenchRunner:
         return result
 
     @contextlib.contextmanager
-    def _argv(self, step: Step, path: Path) -> Iterator[tuple[str, ...]]:
+    def _argv(self, step: Step, path: str) -> Iterator[tuple[str, ...]]:
         """The step's command line (a custom job's file lives only as long as the step)."""
         if step.tool is Tool.DD:
-            yield dd_argv(step, str(path))
+            yield dd_argv(step, path)
         elif step.tool is Tool.WSC:
-            yield wsc_argv(self.host.python, step, str(path))
+            yield wsc_argv(self.host.python, step, path)
         elif step.param("job") is not None:
             with tempfile.TemporaryDirectory(prefix="nastui-job-") as tmp:
                 job = Path(tmp) / CUSTOM_FILE
-                job.write_text(custom_job_text(step.param("job") or "", str(path)), "utf-8")
+                job.write_text(custom_job_text(step.param("job") or "", path), "utf-8")
                 yield custom_argv(str(job))
         else:
-            yield fio_argv(step, str(path))
+            yield fio_argv(step, path)
 
     def _unique(self, run_id: str) -> str:
         """`run_id`, or with "-2", "-3"... when this runner or the runs directory has it."""

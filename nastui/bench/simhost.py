@@ -183,6 +183,10 @@ class ModelHost:
         """What the target was described as using."""
         return target.in_use
 
+    async def uses_now(self, target: BenchTarget) -> tuple[str, ...]:
+        """A modelled drive has no other users."""
+        return ()
+
     async def smart(self, target: BenchTarget) -> Pairs | None:
         """No SMART counters; the target's drive becomes the one modelled."""
         if not self.fixed:

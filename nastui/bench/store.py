@@ -87,7 +87,8 @@ def _target(raw: Mapping[str, Any]) -> BenchTarget:
         fields = {**ident, "transport": Transport(ident.get("transport", "unknown"))}
         identity = DriveIdentity(**fields)
     fields = {**raw, "kind": TargetKind(raw["kind"]), "identity": identity}
-    return BenchTarget(**{**fields, "in_use": tuple(raw.get("in_use", ()))})
+    lists = {k: tuple(raw.get(k, ())) for k in ("in_use", "footprint")}
+    return BenchTarget(**{**fields, **lists})
 
 
 def _settings(raw: Mapping[str, Any]) -> BenchSettings:

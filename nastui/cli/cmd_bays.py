@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TextIO
+from typing import Any, TextIO
 
 from nastui import exits
 from nastui.cli.baytable import bay_entries, render_bays
 from nastui.cli.command import glyphs_of, poll_once, use_color, write_json
+from nastui.model import HostSnapshot, Thresholds
 
 VIEWS = ("dev", "temp", "health", "serial", "pool")
 
@@ -19,6 +20,17 @@ def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentPars
     parser.add_argument("--json", action="store_true", help="JSON: one entry per bay under bays")
 
 
+def bays_data(snapshot: HostSnapshot, limits: Thresholds) -> dict[str, Any]:
+    """Everything `nastui bays --json` prints."""
+    chassis = snapshot.chassis.name if snapshot.chassis is not None else None
+    return {
+        "host": snapshot.host,
+        "taken_at": snapshot.taken_at,
+        "chassis": chassis,
+        "bays": bay_entries(snapshot, limits),
+    }
+
+
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Collect once and draw the bays."""
     opened = poll_once(args)
@@ -27,16 +39,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     session, snapshot = opened
     limits = session.config.thresholds
     if args.json:
-        chassis = snapshot.chassis.name if snapshot.chassis is not None else None
-        write_json(
-            {
-                "host": snapshot.host,
-                "taken_at": snapshot.taken_at,
-                "chassis": chassis,
-                "bays": bay_entries(snapshot, limits),
-            },
-            out,
-        )
+        write_json(bays_data(snapshot, limits), out)
         return exits.OK
     if snapshot.chassis is None:
         print(

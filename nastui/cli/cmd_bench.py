@@ -13,15 +13,19 @@ import asyncio
 import dataclasses
 import os
 import platform
+import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from rich.console import Console
 
 from nastui import exits
 from nastui.bench import store
+from nastui.bench.bounds import bound_refusal
 from nastui.bench.compare import METRICS, describe
+from nastui.bench.fiojob import JOB_LIMIT
 from nastui.bench.guard import writes
 from nastui.bench.profiles import PROFILES, plan
 from nastui.bench.replay import demo_target
@@ -42,6 +46,7 @@ from nastui.collectors.fio_host import LocalBenchHost
 from nastui.collectors.fio_target import TargetError, inspect_target
 from nastui.model import BenchRun, BenchSettings, BenchTarget, RunState, TargetKind
 from nastui.model.errors import ParseError
+from nastui.safeio import read_text_bounded
 
 EXIT = {
     RunState.COMPLETE: exits.OK,
@@ -51,28 +56,46 @@ EXIT = {
 }
 
 
-def _ints(text: str) -> tuple[int, ...]:
+def _number(option: str, text: str) -> float:
     try:
-        values = tuple(int(v) for v in text.split(",") if v.strip())
+        return float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a list of numbers: {text!r}") from None
-    if not values or min(values) < 1:
-        raise argparse.ArgumentTypeError(f"need numbers of at least 1: {text!r}")
+        raise ValueError(f"{option}: not a number: {text!r}") from None
+
+
+def _ints(option: str, text: str) -> tuple[int, ...]:
+    try:
+        values = tuple(int(v) for v in text.split(","))
+    except ValueError:
+        raise ValueError(f"{option}: not a list of whole numbers: {text!r}") from None
     return values
 
 
-def _sizes(text: str) -> tuple[int, ...]:
-    try:
-        return tuple(parse_size(v) for v in text.split(",") if v.strip())
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
-def _size(text: str) -> int:
+def _size(option: str, text: str) -> int:
     try:
         return parse_size(text)
     except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+        if _ZERO.fullmatch(text):
+            return 0  # out of bounds: refused as such
+        raise ValueError(f"{option}: {exc}") from None
+
+
+def _sizes(option: str, text: str) -> tuple[int, ...]:
+    return tuple(_size(option, v) for v in text.split(","))
+
+
+_ZERO = re.compile(r"\s*0*(?:\.0*)?\s*[kKmMgGtTpP]?(?:i?[bB])?\s*")
+# (option's dest, BenchSettings field, how its text is read)
+_NUMERIC: tuple[tuple[str, str, Callable[[str, str], Any]], ...] = (
+    ("size", "size_bytes", _size),
+    ("runtime", "runtime_s", _number),
+    ("ramp", "ramp_s", _number),
+    ("iodepth", "iodepths", _ints),
+    ("numjobs", "numjobs", _ints),
+    ("bs", "bs_bytes", _size),
+    ("file_size", "file_bytes", _size),
+    ("records", "record_sizes", _sizes),
+)
 
 
 def _run_options(run: argparse.ArgumentParser) -> None:
@@ -82,19 +105,19 @@ def _run_options(run: argparse.ArgumentParser) -> None:
         nargs="?",
         help="a directory, or a whole block device (demo: a directory, or a demo drive)",
     )
-    run.add_argument("--size", type=_size, help="test file size (default 1G; devices: whole)")
-    run.add_argument("--runtime", type=float, metavar="S", help="seconds per job")
-    run.add_argument("--ramp", type=float, metavar="S", help="fio ramp_time before measuring")
+    run.add_argument("--size", help="test file size (default 1G; devices: whole)")
+    run.add_argument("--runtime", metavar="S", help="seconds per job (1..86400)")
+    run.add_argument("--ramp", metavar="S", help="fio ramp_time before measuring (0..3600)")
     run.add_argument("--no-direct", action="store_true", help="buffered I/O (not honest)")
     run.add_argument(
         "--compressible", action="store_true", help="reuse buffers (no refill_buffers)"
     )
-    run.add_argument("--iodepth", type=_ints, metavar="N,N", help="sweep queue depths")
-    run.add_argument("--numjobs", type=_ints, metavar="N,N", help="sweep job counts")
+    run.add_argument("--iodepth", metavar="N,N", help="sweep queue depths (1..4096)")
+    run.add_argument("--numjobs", metavar="N,N", help="sweep job counts (1..256)")
     run.add_argument("--rw", choices=("randread", "randwrite", "randrw", "read", "write"))
-    run.add_argument("--bs", type=_size, help="block size (sweep, randrw)")
-    run.add_argument("--file-size", type=_size, help="fill: size of each file (default 1G)")
-    run.add_argument("--records", type=_sizes, metavar="SIZES", help="wsc record sizes")
+    run.add_argument("--bs", help="block size (sweep, randrw; 512..64M)")
+    run.add_argument("--file-size", help="fill: size of each file (default 1G)")
+    run.add_argument("--records", metavar="SIZES", help="wsc record sizes (512..1G)")
     run.add_argument(
         "--cache-matrix", action="store_true", help="run with the write cache on, then off"
     )
@@ -160,32 +183,30 @@ def settings_from(args: argparse.Namespace) -> BenchSettings:
     """The profile's defaults with the options given on top.
 
     Raises:
-        ValueError: a custom profile without --job, or a job file that cannot be read.
+        ValueError: one line: a numeric option out of its bounds (`nastui.bench.bounds`) or
+            not a number, a custom profile without --job, a job file that cannot be read.
     """
     settings = PROFILES[args.profile].defaults
     changes: dict[str, object] = {}
-    for option, field in (
-        ("size", "size_bytes"),
-        ("runtime", "runtime_s"),
-        ("ramp", "ramp_s"),
-        ("iodepth", "iodepths"),
-        ("numjobs", "numjobs"),
-        ("rw", "rw"),
-        ("bs", "bs_bytes"),
-        ("file_size", "file_bytes"),
-        ("records", "record_sizes"),
-    ):
-        if getattr(args, option) is not None:
-            changes[field] = getattr(args, option)
+    for option, field, read in _NUMERIC:
+        text = getattr(args, option)
+        if text is not None:
+            value = read(f"--{option.replace('_', '-')}", text)
+            why = bound_refusal(field, value)
+            if why is not None:
+                raise ValueError(why)
+            changes[field] = value
+    if args.rw is not None:
+        changes["rw"] = args.rw
     changes.update(direct=not args.no_direct, refill=not args.compressible)
     changes["cache_matrix"] = args.cache_matrix
     if args.profile == "custom":
         if args.job is None:
             raise ValueError("the custom profile needs --job FILE (a fio job file)")
         try:
-            changes["job_text"] = args.job.read_text(encoding="utf-8")
+            changes["job_text"] = read_text_bounded(args.job, JOB_LIMIT)
         except OSError as exc:
-            raise ValueError(f"{args.job}: {exc.strerror}") from exc
+            raise ValueError(f"{args.job}: {exc.strerror or exc}") from exc
     return dataclasses.replace(settings, **changes)  # type: ignore[arg-type]
 
 

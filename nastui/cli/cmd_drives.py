@@ -24,6 +24,7 @@ from nastui.core.swapcodec import records_for
 from nastui.daemon.swapstatus import swap_records
 from nastui.daemon.swapview import record_data
 from nastui.model import BaySlot, Drive, Health, HostSnapshot, Reason, Thresholds
+from nastui.session import Session
 
 COLUMNS = ("BAY", "DEV", "MODEL", "SERIAL", "POWER", "TEMP", "HEALTH")
 
@@ -150,30 +151,30 @@ def _swaps(
     return [record_data(r) for r in found]
 
 
+def drives_data(session: Session, snapshot: HostSnapshot) -> dict[str, Any]:
+    """Everything `nastui drives --json` prints."""
+    limits = session.config.thresholds
+    records = swap_records(session)
+    return {
+        "host": snapshot.host,
+        "wakeups": wakeups_total(snapshot),
+        "drives": [
+            {**drive_data(snapshot, d, limits), "swaps": _swaps(records, snapshot, d)}
+            for d in snapshot.drives
+        ],
+        "missing": [{"bay": slot.bay, "wanted": slot.wanted} for slot in missing_slots(snapshot)],
+        "errors": [{"source": e.source, "message": e.message} for e in snapshot.errors],
+    }
+
+
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Collect once and list the drives."""
     opened = poll_once(args)
     if isinstance(opened, int):
         return opened
     session, snapshot = opened
-    limits = session.config.thresholds
     if args.json:
-        records = swap_records(session)
-        write_json(
-            {
-                "host": snapshot.host,
-                "wakeups": wakeups_total(snapshot),
-                "drives": [
-                    {**drive_data(snapshot, d, limits), "swaps": _swaps(records, snapshot, d)}
-                    for d in snapshot.drives
-                ],
-                "missing": [
-                    {"bay": slot.bay, "wanted": slot.wanted} for slot in missing_slots(snapshot)
-                ],
-                "errors": [{"source": e.source, "message": e.message} for e in snapshot.errors],
-            },
-            out,
-        )
+        write_json(drives_data(session, snapshot), out)
         return exits.OK
-    out.write(render_drives(snapshot, limits, glyphs_of(args, session)))
+    out.write(render_drives(snapshot, session.config.thresholds, glyphs_of(args, session)))
     return exits.OK

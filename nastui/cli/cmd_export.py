@@ -19,6 +19,7 @@ from typing import TextIO
 from nastui import exits
 from nastui.cli.command import poll_once, textfile_dir_problem
 from nastui.collectors.latest import LatestError, default_latest_path, read_latest
+from nastui.collectors.replay import BundleError
 from nastui.config import ConfigError
 from nastui.control.latest import write_public
 from nastui.control.statefile import StateError
@@ -56,6 +57,9 @@ def _snapshot(args: argparse.Namespace) -> tuple[HostSnapshot, Thresholds] | int
     except ConfigError as exc:
         print(f"nastui: {exc}", file=sys.stderr)
         return exits.EX_CONFIG
+    except BundleError as exc:
+        print(f"nastui: --root {exc}", file=sys.stderr)
+        return exits.EX_DATAERR
     except LatestError as exc:
         print(f"nastui: {exc}", file=sys.stderr)
         return exits.EX_UNAVAILABLE

@@ -20,6 +20,7 @@ from typing import Any, TextIO
 from nastui import exits
 from nastui.cli.cmd_drives import reason_lines
 from nastui.cli.command import glyphs_of, poll_once, write_json
+from nastui.collectors.replay import BundleError
 from nastui.collectors.smart.collector import parse_capture
 from nastui.collectors.smart.reading import SmartReading, drive_from_reading
 from nastui.collectors.smart.reading import exit_findings as exit_meanings
@@ -133,6 +134,9 @@ def run_explain(args: argparse.Namespace, out: TextIO) -> int:
     except ConfigError as exc:
         print(f"nastui: {exc}", file=sys.stderr)
         return exits.EX_CONFIG
+    except BundleError as exc:
+        print(f"nastui: --root {exc}", file=sys.stderr)
+        return exits.EX_DATAERR
     drive = explained(reading, limits, time.time())
     if args.json:
         write_json(_explain_json(reading, drive), out)

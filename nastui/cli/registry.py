@@ -51,6 +51,11 @@ COMMANDS: tuple[Entry, ...] = (
     ),
     Entry("config", "configuration tools", "cmd_config"),
     Entry(
+        "capture",
+        "a support bundle of this box (.tar.gz, secrets removed) that --root replays",
+        "cmd_capture",
+    ),
+    Entry(
         "fand",
         "fan control daemon: zone curves or PID, full speed when blind; restores fans on exit",
         "cmd_fand",

@@ -1,70 +1,75 @@
-"""What is stacked on a block device, and what uses any of it: the benchmark guard's eyes.
+"""The machine's block stack as `nastui.core.footprint` models it: the benchmark guard's eyes.
 
-`stack_of` follows every way Linux builds on a block device, transitively: its partitions,
-its holders (md, dm/LVM, bcache, in /sys/class/block/X/holders), and loop devices whose backing
-is the device itself (at any offset) or a file on a filesystem that lives on it. Loop backing is
-matched by device number and inode: the LOOP_GET_STATUS64 ioctl on the real machine (it still
-answers when the backing file was deleted or its filesystem lazily unmounted), the resolved and
-stat'ed sysfs `loop/backing_file` otherwise.
+`read_stack` reads, under `root`:
 
-`uses_of` then finds what uses any layer: mounts (by device number and by source), swap (a
-partition or a swap file on it), other processes with a layer or a file on it open (read-only
-or not; their cwd, root and mapped files too), and exports: LIO (iSCSI, FC, vhost: `udev_path`
-of every backstore in configfs) and the NVMe-oF target (`device_path`). NBD servers (nbd-server,
-qemu-nbd) and tgtd hold the device open, so the open-file check names them.
-Nothing here writes; reading a loop device's status opens it read-only.
+- every block device in /sys/class/block, its size and what it is built on: a loop device's
+  backing device or file, offset and size (the LOOP_GET_STATUS64 ioctl on the real machine:
+  backing device number, or the file's filesystem and inode, which still answer when the file
+  was deleted or its filesystem lazily unmounted; the sysfs `loop/` attributes, stat'ed,
+  otherwise), a partition's disk and range (`start`, `size`), the members of a dm, md or
+  bcache device (`slaves`, and each member's `holders`), a zram device's `backing_dev`;
+- every filesystem in mountinfo (this process's, and on the real machine that of every mount
+  namespace a process lives in: a container's mounts) and the devices it lives on (a btrfs:
+  every device in /sys/fs/btrfs/FSID/devices), with its mounts as uses of those devices;
+- swap areas (a device, or a file), LIO backstores (`udev_path`: iSCSI, FC, vhost) and NVMe-oF
+  namespaces (`device_path`) in configfs;
+- on the real machine, what every process uses (`nastui.collectors.procuse`).
+
+`inspect` then applies the footprint rule to a device number; on the real machine it also
+asks the kernel, with an exclusive open it lets go at once, whether a device the target's
+loop devices write to raw is claimed (mounted, swap, md, LVM, ZFS, btrfs): a claim that
+leaves no trace in sysfs. Nothing here writes.
 """
 
 from __future__ import annotations
 
-import dataclasses
+import contextlib
+import errno
 import fcntl
 import os
 import stat
 import struct
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from nastui.collectors.sysfs import parse_mountinfo, read_text
+from nastui.collectors.procuse import devno, node_of, process_uses
+from nastui.collectors.sysfs import Mount, parse_mountinfo, read_int, read_text
+from nastui.core.footprint import (
+    Block,
+    Device,
+    File,
+    Filesystem,
+    Link,
+    Node,
+    Span,
+    Stack,
+    Use,
+    conflicts,
+    describe,
+    footprint,
+    fs_key,
+    holder_key,
+    loop_key,
+    loop_lowers,
+    texts,
+)
+from nastui.safeio import read_text_bounded
 
 LOOP_GET_STATUS64 = 0x4C05
 # struct loop_info64: lo_device, lo_inode, lo_rdevice, lo_offset, lo_sizelimit (u64), then
 # lo_number, lo_encrypt_type, lo_encrypt_key_size, lo_flags (u32), names and key: 232 bytes.
 _LOOP_INFO64 = struct.Struct("=5Q4I64s64s32s2Q")
-
-
-@dataclass(frozen=True, slots=True)
-class Layer:
-    """One block device in the stack: its kernel name, device number and how it got there."""
-
-    name: str
-    devno: str
-    how: str
-
-
-@dataclass(frozen=True, slots=True)
-class LoopBacking:
-    """A configured loop device and what backs it.
-
-    Attributes:
-        name: "loop5".
-        file: the backing file's path as the kernel reports it.
-        rdev: the backing block device's number ("7:3"), when it is a block device.
-        fs_dev: the number of the filesystem holding the backing file, when it is a file.
-        offset: where in the backing it starts, bytes.
-    """
-
-    name: str
-    file: str
-    rdev: str | None
-    fs_dev: str | None
-    offset: int
-
-
-def devno(raw: int) -> str:
-    """A dev_t as "major:minor"."""
-    return f"{os.major(raw)}:{os.minor(raw)}"
+# Filesystems that live on no device: a file on one is written nowhere else.
+NO_DEVICE = frozenset(
+    {
+        "tmpfs", "ramfs", "devtmpfs", "proc", "sysfs", "cgroup", "cgroup2", "devpts",
+        "mqueue", "hugetlbfs", "debugfs", "tracefs", "securityfs", "pstore", "bpf",
+        "configfs", "fusectl", "autofs", "efivarfs", "binfmt_misc", "nsfs", "rpc_pipefs",
+    }
+)  # fmt: skip
+MAX_REASONS = 12  # lines of one refusal; the rest are counted
+UNKNOWN = File("?", 0)  # a backing file that cannot be found: on no filesystem nastui knows
 
 
 def normal_root(root: Path) -> Path:
@@ -87,201 +92,338 @@ def _names(directory: Path) -> list[str]:
         return []
 
 
-def _stat_numbers(path: str) -> tuple[str | None, str | None]:
-    """(rdev of a block device, st_dev of anything else) of a path; (None, None) if gone."""
+@dataclass(frozen=True, slots=True)
+class _View:
+    """Where to look: `root` (a fake tree or /), and whether it is the real machine."""
+
+    root: Path
+    real: bool
+
+    def path(self, name: str) -> Path:
+        """A path named by the machine (a loop's backing file), inside a fake tree."""
+        return Path(name) if self.real else self.root / name.lstrip("/")
+
+    def node(self, name: str) -> tuple[Node | None, str]:
+        """What a path names, and the path (for messages); in a fake tree, inside it, else
+        on the machine (a tree may name real devices: it only adds reasons to refuse)."""
+        for where in dict.fromkeys((self.path(name), Path(name))):
+            try:
+                return node_of(where.stat()), name
+            except OSError:
+                continue
+        return None, name
+
+
+def open_device(name: str, number: str) -> int | None:
+    """/dev/NAME opened read-only, if it is device `number` (not a node put in its place)."""
     try:
-        st = Path(path).stat()
+        fd = os.open(f"/dev/{name}", os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK)
     except OSError:
-        return None, None
-    if stat.S_ISBLK(st.st_mode):
-        return devno(st.st_rdev), None
-    return None, devno(st.st_dev)
-
-
-def _loop_ioctl(name: str, devnum: str) -> LoopBacking | None:
-    """A loop device's backing from LOOP_GET_STATUS64 (real machine only)."""
-    for node in (f"/dev/block/{devnum}", f"/dev/{name}"):
-        try:
-            fd = os.open(node, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK)
-        except OSError:
-            continue
-        try:
-            raw = fcntl.ioctl(fd, LOOP_GET_STATUS64, bytes(_LOOP_INFO64.size))
-        except OSError:
-            return None  # not bound (ENXIO) or not a loop device
-        finally:
-            os.close(fd)
-        fields = _LOOP_INFO64.unpack(raw)
-        dev, rdev, offset = fields[0], fields[2], fields[3]
-        file = fields[9].split(b"\0", 1)[0].decode("utf-8", "replace")
-        if rdev:
-            return LoopBacking(name, file, devno(rdev), None, offset)
-        return LoopBacking(name, file, None, devno(dev), offset)
+        return None
+    st = os.fstat(fd)
+    if stat.S_ISBLK(st.st_mode) and devno(st.st_rdev) == number:
+        return fd
+    os.close(fd)
     return None
 
 
-def loop_backings(root: Path, *, real: bool) -> list[LoopBacking]:
-    """Every configured loop device and its backing (sysfs under `root`; the ioctl when real)."""
-    found = []
-    for name in _names(root / "sys/block"):
-        loop = root / "sys/block" / name / "loop"
-        if not name.startswith("loop") or not loop.is_dir():
+def _loop_ioctl(name: str, number: str, size: int | None) -> Link | None:
+    """A loop device's backing from LOOP_GET_STATUS64 (real machine only)."""
+    fd = open_device(name, number)
+    if fd is None:
+        return None
+    try:
+        raw = fcntl.ioctl(fd, LOOP_GET_STATUS64, bytes(_LOOP_INFO64.size))
+    except OSError:
+        return None  # not bound (ENXIO) or not a loop device
+    finally:
+        os.close(fd)
+    dev, ino, rdev, offset = _LOOP_INFO64.unpack(raw)[:4]
+    lower: Node = Block(devno(rdev)) if rdev else File(devno(dev), ino)
+    return _loop_link(name, lower, offset, size)
+
+
+def _loop_link(name: str, lower: Node, offset: int, size: int | None) -> Link:
+    end = None if size is None else offset + size
+    if isinstance(lower, Block):
+        what = f"{name} over it at offset {offset}"
+    else:
+        what = f"the backing file of {name} (from offset {offset})"
+    return Link(Span(lower, offset, end), loop_key(name), what)
+
+
+def _loop(view: _View, name: str, number: str, size: int | None) -> tuple[Link | None, str]:
+    """A loop device's link down, and its backing file's name as sysfs gives it."""
+    loop = view.root / "sys/block" / name / "loop"
+    file = (read_text(loop / "backing_file") or "").removesuffix(" (deleted)")
+    if view.real:
+        link = _loop_ioctl(name, number, size)
+        if link is not None:
+            return link, file
+    if not file:
+        return None, file
+    node, _ = view.node(file)  # a file nobody can find: where the loop writes is not known
+    offset = read_int(loop / "offset") or 0
+    return _loop_link(name, node or UNKNOWN, offset, size), file
+
+
+def _partitions(view: _View, name: str, numbers: dict[str, str]) -> Iterator[tuple[str, Link]]:
+    """(partition, its link to disk `name`) for each partition of it."""
+    block = view.root / "sys/class/block"
+    for child in _names(block / name):
+        part = block / name / child
+        if not (part / "partition").exists():
             continue
-        file = (read_text(loop / "backing_file") or "").removesuffix(" (deleted)")
-        offset = int(read_text(loop / "offset") or "0")
-        if real:
-            via_ioctl = _loop_ioctl(name, read_text(root / "sys/block" / name / "dev") or "")
-            if via_ioctl is not None:  # the kernel's name there is cut at 63 bytes
-                found.append(dataclasses.replace(via_ioctl, file=file or via_ioctl.file))
-        # sysfs too: the backing path resolved (under a fake root, inside it) and stat'ed
-        where = file if real else str(root / file.lstrip("/"))
-        rdev, fs_dev = _stat_numbers(where) if file else (None, None)
-        if rdev or fs_dev:
-            found.append(LoopBacking(name, file, rdev, fs_dev, offset))
-    return found
+        start = read_int(part / "start")
+        sectors = read_int(part / "size")
+        if sectors is None:
+            sectors = read_int(block / child / "size")
+        disk = Block(numbers.get(name, ""))
+        if start is None or sectors is None:
+            span, linear = Span(disk), False
+        else:
+            span, linear = Span(disk, start * 512, (start + sectors) * 512), True
+        where = "" if not linear else f" (bytes {span.start}-{span.end})"
+        yield child, Link(span, holder_key(child), f"partition {child}{where}", linear)
 
 
-def _layer_devno(root: Path, name: str) -> str:
-    return read_text(root / "sys/class/block" / name / "dev") or ""
+def _member(holder: str, number: str) -> Link:
+    return Link(Span(Block(number)), holder_key(holder), f"held by {holder}", linear=False)
 
 
-def stack_of(root: Path, name: str, number: str, *, real: bool) -> list[Layer]:
-    """`name` and everything stacked on it, transitively (see the module docstring)."""
-    layers = [Layer(name, number, "the target")]
-    seen = {number}
-    loops = loop_backings(root, real=real)
-    queue = [layers[0]]
+def read_devices(view: _View) -> tuple[dict[str, Device], dict[File, str]]:
+    """Every block device and its links down; backing files' names."""
+    block = view.root / "sys/class/block"
+    names = _names(block)
+    numbers = {name: read_text(block / name / "dev") or "" for name in names}
+    links: dict[str, dict[tuple[str, Node], Link]] = {name: {} for name in names}
+    files: dict[File, str] = {}
 
-    def add(child: str, child_devno: str, how: str) -> None:
-        if child_devno and child_devno not in seen:
-            seen.add(child_devno)
-            layers.append(Layer(child, child_devno, how))
-            queue.append(layers[-1])
+    def add(upper: str, link: Link) -> None:
+        links.setdefault(upper, {})[(link.key, link.lower.node)] = link
 
-    while queue:
-        layer = queue.pop(0)
-        block = root / "sys/class/block" / layer.name
-        for child in _names(block):
-            if (block / child / "partition").exists():
-                add(child, _layer_devno(root, child), f"partition {child} of {layer.name}")
-        for holder in _names(block / "holders"):
-            add(holder, _layer_devno(root, holder), f"{layer.name} held by {holder}")
-        for loop in loops:
-            at = f" at offset {loop.offset}" if loop.offset else ""
-            if loop.rdev == layer.devno:
-                add(loop.name, _layer_devno(root, loop.name), f"{loop.name} on {layer.name}{at}")
-            elif loop.fs_dev == layer.devno:
-                how = f"{loop.name} backed by {loop.file}, a file on {layer.name}"
-                add(loop.name, _layer_devno(root, loop.name), how)
-    return layers
+    sizes = {name: _size(block / name) for name in names}
+    for name in names:
+        if (view.root / "sys/block" / name / "loop").is_dir():
+            link, file = _loop(view, name, numbers[name], sizes[name])
+            if link is not None:
+                add(name, link)
+                if isinstance(link.lower.node, File) and file:
+                    files[link.lower.node] = file
+        for child, link in _partitions(view, name, numbers):
+            add(child, link)
+        for member in _names(block / name / "slaves"):
+            add(name, _member(name, numbers.get(member, "")))
+        for holder in _names(block / name / "holders"):
+            add(holder, _member(holder, numbers[name]))
+        backing = read_text(block / name / "backing_dev")
+        if backing and backing != "none":
+            node, _ = view.node(backing)
+            if node is not None:
+                add(
+                    name, Link(Span(node), holder_key(name), f"the backing device of {name}", False)
+                )
+    devices = {}
+    for name, found in links.items():
+        number = numbers.get(name) or read_text(block / name / "dev") or ""
+        if number:
+            devices[number] = Device(number, name, sizes.get(name), tuple(found.values()))
+    return devices, files
+
+
+def _size(block: Path) -> int | None:
+    sectors = read_int(block / "size")
+    return None if sectors is None else sectors * 512
+
+
+def _btrfs_devices(view: _View, source: tuple[str, ...], names: dict[str, str]) -> tuple[str, ...]:
+    """Every device of the btrfs filesystem that has `source` among its devices."""
+    fsroot = view.root / "sys/fs/btrfs"
+    for fsid in _names(fsroot):
+        members = tuple(names.get(n, "") for n in _names(fsroot / fsid / "devices"))
+        if any(s in members for s in source):
+            return tuple(m for m in members if m)
+    return source
+
+
+def _fs_devices(view: _View, mount: Mount, devices: dict[str, Device]) -> tuple[str, ...] | None:
+    if mount.devno in devices:
+        return (mount.devno,)
+    if mount.fs_type in NO_DEVICE:
+        return ()
+    node, _ = view.node(mount.source) if mount.source.startswith("/") else (None, "")
+    source = (node.devno,) if isinstance(node, Block) else ()
+    if mount.fs_type == "btrfs" and source:
+        names = {d.name: d.devno for d in devices.values()}
+        return _btrfs_devices(view, source, names)
+    return source or None
+
+
+def every_mount(view: _View) -> Iterator[tuple[Mount, str]]:
+    """Every mount, with where it is seen when not in this process's mount namespace (" in
+    the mount namespace of pid 812"): a container's mounts are not in /proc/self/mountinfo."""
+    for mount in parse_mountinfo(_read(view.root / "proc/self/mountinfo")):
+        yield mount, ""
+    if not view.real:
+        return
+    seen = set()
+    with contextlib.suppress(OSError):
+        seen.add(Path("/proc/self/ns/mnt").stat().st_ino)
+    for pid in _names(view.root / "proc"):
+        try:
+            namespace = (view.root / "proc" / pid / "ns/mnt").stat().st_ino
+        except OSError:
+            continue
+        if pid.isdigit() and namespace not in seen:
+            seen.add(namespace)
+            where = f" in the mount namespace of pid {pid}"
+            for mount in parse_mountinfo(_read(view.root / "proc" / pid / "mountinfo")):
+                yield mount, where
+
+
+def read_filesystems(
+    view: _View, mounts: Iterable[tuple[Mount, str]], devices: dict[str, Device]
+) -> tuple[dict[str, Filesystem], list[Use]]:
+    """Every mounted filesystem with its devices, and each mount as a use of them."""
+    found: dict[str, Filesystem] = {}
+    uses = []
+    for mount, where in mounts:
+        if not mount.devno:
+            continue
+        fs = found.get(mount.devno)
+        if fs is None:
+            what = f"{mount.fs_type} at {mount.mountpoint}"
+            fs = Filesystem(mount.devno, _fs_devices(view, mount, devices), what)
+            found[mount.devno] = fs
+        for number in fs.devices or ():
+            what = f"mounted at {mount.mountpoint} ({mount.fs_type}){where}"
+            uses.append(Use(Span(Block(number)), fs_key(mount.devno), what))
+    return found, uses
 
 
 def _read(path: Path) -> str:
     try:
-        return path.read_text(encoding="utf-8", errors="replace")
+        return read_text_bounded(path, 4 << 20)
     except OSError:
         return ""
 
 
-def _on(layers: dict[str, Layer], path: str) -> Layer | None:
-    """The layer `path` is (a device node) or lives on (a file), if any."""
-    rdev, fs_dev = _stat_numbers(path)
-    return layers.get(rdev or fs_dev or "")
-
-
-def _mounts(root: Path, layers: dict[str, Layer]) -> Iterator[str]:
-    for mount in parse_mountinfo(_read(root / "proc/self/mountinfo")):
-        layer = layers.get(mount.devno)
-        if layer is None and mount.source.startswith("/"):
-            rdev, _ = _stat_numbers(mount.source)
-            layer = layers.get(rdev or "")
-        if layer is not None:
-            yield f"{layer.name} mounted at {mount.mountpoint} ({mount.fs_type})"
-
-
-def _swaps(root: Path, layers: dict[str, Layer]) -> Iterator[str]:
-    for line in _read(root / "proc/swaps").splitlines()[1:]:
+def swap_uses(view: _View) -> Iterator[tuple[Use, str]]:
+    """Each swap area, a device or a file (and its name)."""
+    for line in _read(view.root / "proc/swaps").splitlines()[1:]:
         fields = line.split()
-        if not fields:
-            continue
-        path = fields[0].replace("\\040", " ")
-        layer = _on(layers, path)
-        if layer is not None:
-            yield f"swap on {path} ({layer.name})"
+        if fields:
+            path = fields[0].replace("\\040", " ").removesuffix("(deleted)")
+            node, _ = view.node(path)
+            if node is not None:
+                yield Use(Span(node), "swap", f"swap on {path}"), path
 
 
-def parse_maps_devices(text: str) -> set[str]:
-    """Device numbers ("253:0") of the files a process maps, from /proc/PID/maps.
-
-    # Sample: 7f2c1a000000-7f2c1a021000 r--p 00000000 fd:00 1311   /usr/lib/libc.so.6
-    """
-    found = set()
-    for line in text.splitlines():
-        fields = line.split(maxsplit=5)
-        if len(fields) >= 5 and fields[4] != "0" and ":" in fields[3]:
-            major, minor = fields[3].split(":", 1)
-            try:
-                found.add(f"{int(major, 16)}:{int(minor, 16)}")
-            except ValueError:
-                continue
-    return found
-
-
-def _held_by(base: Path, layers: dict[str, Layer]) -> str | None:
-    """What of the stack process `base` (/proc/PID) holds: an open device or file, its cwd or
-    root, a mapped file; None when nothing."""
-    entries = [base / "cwd", base / "root"] + [base / "fd" / fd for fd in _names(base / "fd")]
-    for entry in entries:
-        try:
-            st = entry.stat()
-        except OSError:
-            continue
-        block = stat.S_ISBLK(st.st_mode)
-        layer = layers.get(devno(st.st_rdev) if block else devno(st.st_dev))
-        if layer is not None:
-            return f"{layer.name} {'open' if block else 'using a file on it'}"
-    for number in parse_maps_devices(_read(base / "maps")):
-        if number in layers:
-            return f"{layers[number].name} with a file on it mapped"
-    return None
-
-
-def _openers(root: Path, layers: dict[str, Layer], skip: int) -> Iterator[str]:
-    """Processes with a layer, or a file on one, open (any mode), mapped, or as cwd/root."""
-    for pid in _names(root / "proc"):
-        if not pid.isdigit() or int(pid) == skip:
-            continue
-        base = root / "proc" / pid
-        held = _held_by(base, layers)
-        if held is not None:
-            yield f"{held} by pid {pid} ({_read(base / 'comm').strip() or '?'})"
-
-
-def _exports(root: Path, layers: dict[str, Layer]) -> Iterator[str]:
-    """LIO backstores and NVMe-oF namespaces whose device or file is on a layer."""
-    core = root / "sys/kernel/config/target/core"
+def export_uses(view: _View) -> Iterator[tuple[Use, str]]:
+    """LIO backstores and NVMe-oF namespaces, by the device or file they export (its name)."""
+    core = view.root / "sys/kernel/config/target/core"
     for hba in _names(core):
         for store in _names(core / hba):
             path = (read_text(core / hba / store / "udev_path") or "").strip()
-            layer = _on(layers, path) if path else None
-            if layer is not None:
-                yield f"{layer.name} exported by LIO backstore {hba}/{store} ({path})"
-    subsystems = root / "sys/kernel/config/nvmet/subsystems"
+            node, _ = view.node(path) if path else (None, "")
+            if node is not None:
+                what = f"exported by LIO backstore {hba}/{store} ({path})"
+                yield Use(Span(node), f"lio {hba}/{store}", what), path
+    subsystems = view.root / "sys/kernel/config/nvmet/subsystems"
     for nqn in _names(subsystems):
         for ns in _names(subsystems / nqn / "namespaces"):
             path = (read_text(subsystems / nqn / "namespaces" / ns / "device_path") or "").strip()
-            layer = _on(layers, path) if path else None
-            if layer is not None:
-                yield f"{layer.name} exported by NVMe-oF subsystem {nqn} namespace {ns}"
+            node, _ = view.node(path) if path else (None, "")
+            if node is not None:
+                what = f"exported by NVMe-oF subsystem {nqn} namespace {ns}"
+                yield Use(Span(node), f"nvmet {nqn}/{ns}", what), path
 
 
-def uses_of(root: Path, layers: list[Layer], *, real: bool) -> list[str]:
-    """Everything that says the stack is in use: layers above the target, then their users."""
-    by_devno = {layer.devno: layer for layer in layers}
-    uses = [layer.how for layer in layers[1:]]
-    uses += list(_mounts(root, by_devno))
-    uses += list(_swaps(root, by_devno))
-    uses += list(_exports(root, by_devno))
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """The stack read, and what could not be looked at (processes of other users)."""
+
+    stack: Stack
+    unseen: tuple[str, ...] = ()
+
+
+def read_stack(root: Path, *, real: bool, own: int | None = None) -> Seen:
+    """The block stack under `root` (see the module docstring); processes only when `real`,
+    leaving out `own` (default: this process) and its children."""
+    view = _View(root, real)
+    devices, names = read_devices(view)
+    filesystems, uses = read_filesystems(view, every_mount(view), devices)
+    for use, path in (*swap_uses(view), *export_uses(view)):
+        uses.append(use)
+        if isinstance(use.span.node, File):
+            names.setdefault(use.span.node, path)
+    unseen: tuple[str, ...] = ()
     if real:
-        uses += list(_openers(root, by_devno, skip=os.getpid()))
-    return uses
+        procs = process_uses(root / "proc", own)
+        uses += procs.uses
+        names = {**procs.names, **names}
+        unseen = tuple(procs.unseen)
+    return Seen(Stack(devices, filesystems, tuple(uses), names), unseen)
+
+
+def _claimed(name: str, number: str) -> str | None:
+    """Why device `number` (/dev/NAME) is claimed by someone, or None when it is free."""
+    try:
+        fd = os.open(f"/dev/{name}", os.O_RDONLY | os.O_EXCL | os.O_CLOEXEC | os.O_NONBLOCK)
+    except OSError as exc:
+        if exc.errno == errno.EBUSY:
+            return "claimed exclusively (mounted, swap, or a member of md, LVM, ZFS or btrfs)"
+        return f"not checked for an exclusive claim: /dev/{name}: {exc.strerror}"
+    try:
+        st = os.fstat(fd)
+    finally:
+        os.close(fd)
+    if not stat.S_ISBLK(st.st_mode) or devno(st.st_rdev) != number:
+        return f"not checked for an exclusive claim: /dev/{name} is not device {number}"
+    return None
+
+
+def claims(stack: Stack, number: str) -> Iterator[Use]:
+    """Devices the target's loop devices write to raw that the kernel has claimed for
+    someone: an exclusive open fails with EBUSY (let go at once when it succeeds)."""
+    for lower in loop_lowers(stack, number):
+        device = stack.devices.get(lower)
+        why = _claimed(device.name, lower) if device else None
+        if why is not None:
+            yield Use(Span(Block(lower)), "claim", why)
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The footprint rule applied to a target: what its writes reach, who else uses it, and
+    which of those may be passing read-only probes (`nastui.core.footprint.Conflict`)."""
+
+    footprint: tuple[str, ...]
+    conflicts: tuple[str, ...]
+    brief: frozenset[str] = frozenset()
+
+
+def shortened(reasons: tuple[str, ...]) -> tuple[str, ...]:
+    """At most `MAX_REASONS` lines, the rest counted."""
+    if len(reasons) <= MAX_REASONS:
+        return reasons
+    return (*reasons[: MAX_REASONS - 1], f"and {len(reasons) - MAX_REASONS + 1} more uses")
+
+
+def inspect(root: Path, number: str, *, real: bool, own: int | None = None) -> Verdict:
+    """The footprint of device `number` and its conflicts, read under `root`."""
+    seen = read_stack(root, real=real, own=own)
+    stack = seen.stack
+    if real:
+        stack = stack.with_uses(claims(stack, number))
+    found = conflicts(stack, number)
+    reasons = texts(found)
+    if seen.unseen:
+        who = ", ".join(seen.unseen[:3]) + (" ..." if len(seen.unseen) > 3 else "")
+        reasons += (
+            f"the open files of {len(seen.unseen)} processes cannot be read ({who}): "
+            "only root sees every use",
+        )
+    reached = tuple(describe(stack, reach) for reach in footprint(stack, number))
+    brief = frozenset(c.text for c in found if c.brief)
+    return Verdict(reached, shortened(reasons), brief)

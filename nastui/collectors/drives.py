@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from nastui.collectors import runner
+from nastui.collectors.confine import is_other_box
 from nastui.collectors.enclosure import SesSlot, ses_slots, single_enclosure, slots_by_dev
 from nastui.collectors.enclosure_controllers import controller_slots
 from nastui.collectors.enclosure_leds import LedReader, led_states
@@ -25,6 +26,7 @@ from nastui.collectors.iostat import IoSampler, io_totals, read_diskstats
 from nastui.collectors.smart.acks import AckReader
 from nastui.collectors.smart.collector import RunFn, SmartCollector
 from nastui.collectors.sysfs import BlockDevice, discover, read_text
+from nastui.core.clock import due
 from nastui.core.statefiles import state_dir as default_state_dir
 from nastui.model import CollectorError, Drive, EnclosureSlot, LedState, MappedBy, Temperature
 
@@ -104,15 +106,14 @@ class DriveCollector:
         self._controllers_at: float | None = None
 
     def _temperatures(self, names: list[str], now: float) -> dict[str, Temperature]:
-        due = self._temps_at is None or now - self._temps_at >= self._schedule.temperature_s
-        if due or names != self._temps_for:
+        if due(self._temps_at, now, self._schedule.temperature_s) or names != self._temps_for:
             self._temps = drive_temperatures(self._root, names, now)
             self._temps_at, self._temps_for = now, names
         return self._temps
 
     async def _controller_slots(self, now: float) -> dict[str, EnclosureSlot]:
         at = self._controllers_at
-        if at is None or now - at >= self._schedule.smart_s:
+        if due(at, now, self._schedule.smart_s):
             self._controllers_at = now
             timeout = self._schedule.command_timeout_s
             self._controllers = await controller_slots(self._run, timeout)
@@ -167,7 +168,9 @@ class DriveCollector:
             errors.append(_skipped(self._root, stats.skipped))
         sas = ses_slots(self._root)
         ses = slots_by_dev(self._root, sas, names)
-        controllers = await self._controller_slots(now) if devices else {}
+        # A RAID controller's tool asks this machine's controller: never for another box's tree.
+        ours = devices and not is_other_box(self._root)
+        controllers = await self._controller_slots(now) if ours else {}
         found = [self._drive(d, temps, ses) for d in devices]
         found = self._with_state(found, controllers)
         found = [dataclasses.replace(d, io=(io or {}).get(d.dev)) for d in found]

@@ -15,6 +15,7 @@ from pathlib import Path
 from nastui.collectors.sysfs import file_stamp, read_text
 from nastui.core.statefiles import BLINK, LEDS_FILE, LedRecord, decode_leds
 from nastui.model import LedState
+from nastui.safeio import STATE_LIMIT, read_text_bounded
 
 BOOT_ID = Path("/proc/sys/kernel/random/boot_id")
 SES_METHOD = "ses-sysfs"
@@ -33,6 +34,14 @@ def pid_alive(pid: int | None) -> bool:
     return True
 
 
+def _state_text(path: Path) -> str | None:
+    """A state file's text: only a regular file, bounded (`nastui.safeio`); None otherwise."""
+    try:
+        return read_text_bounded(path, STATE_LIMIT)
+    except OSError:
+        return None
+
+
 class LedReader:
     """The LEDs nastui lit, from `state_dir/leds.json`: the file is parsed again only when it
     changes, and this boot's id is read once (it cannot change while nastui runs)."""
@@ -48,7 +57,7 @@ class LedReader:
         stamp = file_stamp(self.path)
         if stamp != self._stamp:
             self._stamp = stamp
-            text = read_text(self.path) if stamp is not None else None
+            text = _state_text(self.path) if stamp is not None else None
             self._records = decode_leds(text, self._boot_id) if text else []
         return [r for r in self._records if r.live(now, pid_alive(r.pid))]
 

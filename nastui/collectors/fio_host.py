@@ -17,7 +17,7 @@ from dataclasses import fields
 from pathlib import Path
 
 from nastui.collectors import runner
-from nastui.collectors.fio_target import TargetError, inspect_target, whole_disk
+from nastui.collectors.fio_target import TargetError, inspect_target, looked, whole_disk
 from nastui.collectors.iostat import read_counters
 from nastui.collectors.smart.json_report import parse_json
 from nastui.collectors.smart.reading import SmartReading
@@ -25,6 +25,7 @@ from nastui.model import BenchTarget
 from nastui.model.errors import ParseError
 
 SMART_TIMEOUT_S = 30.0
+WATCH_TIMEOUT_S = 5.0  # a watch's look taking longer stops the run (it would be blind)
 # Devices without SMART: loop, RAM and compressed-RAM disks, device-mapper, md, network.
 _NO_SMART = re.compile(r"^(loop|ram|zram|dm-|md|nbd|rbd|drbd|zd)")
 
@@ -56,6 +57,7 @@ class LocalBenchHost:
 
     def __init__(self, root: Path = Path("/")) -> None:
         self.root = root
+        self._brief: frozenset[str] = frozenset()
 
     @property
     def python(self) -> str:
@@ -93,9 +95,26 @@ class LocalBenchHost:
     async def in_use(self, target: BenchTarget) -> tuple[str, ...]:
         """The target inspected again (`nastui.collectors.fio_target.inspect_target`)."""
         try:
-            return (await inspect_target(target.path, root=self.root)).in_use
+            again = await inspect_target(target.path, root=self.root)
         except TargetError as exc:
             return (str(exc),)
+        if target.devno is not None and again.devno != target.devno:
+            return (f"{target.path} is device {again.devno}, not {target.devno}",)
+        return again.in_use
+
+    async def uses_now(self, target: BenchTarget) -> tuple[str, ...]:
+        """Who else uses the target's footprint now, and whether it is still the footprint
+        inspected (`nastui.collectors.fio_target.looked`)."""
+        if target.devno is None:
+            return ()
+        verdict = await looked(self.root, target.devno, WATCH_TIMEOUT_S)
+        brief = verdict.brief & set(verdict.conflicts)
+        uses = tuple(u for u in verdict.conflicts if u not in brief or u in self._brief)
+        self._brief = brief  # a read-only probe counts when a second look still sees it
+        if verdict.footprint and target.footprint and verdict.footprint != target.footprint:
+            now, was = "; ".join(verdict.footprint), "; ".join(target.footprint)
+            uses += (f"what the target writes to changed: now {now} (was {was})",)
+        return uses
 
     async def smart(self, target: BenchTarget) -> Pairs | None:
         """SMART counters of the target's disk; None for devices without SMART or when unread."""

@@ -1,31 +1,40 @@
 """Inspecting a benchmark target before anything touches it: what it is and what uses it.
 
+The path is checked (no whitespace or control characters: fio strips and splits names),
+opened once, and everything after is read about what was opened, never the path again.
 `inspect_target` reads, under `root`, for a block device:
-- identity from sysfs (`nastui.collectors.sysfs`; a partition's whole disk), size, loop backing;
-- what uses it or anything stacked on it (`BenchTarget.in_use`, see
-  `nastui.collectors.blockstack`): partitions, holders (md, dm/LVM, bcache), loop devices on it
-  or on a file on it (any offset), mounts, swap, other processes with any of these open, LIO and
-  NVMe-oF exports; signatures (`blkid -p -o export`, `wipefs --no-act --json`) and labels at
-  every offset their formats use (`nastui.collectors.labels`: md 0.90/1.x, LVM at sectors 0-3,
-  ZFS's four labels, bcache, LUKS, swap, GPT backup);
+- its device number (`BenchTarget.devno`: what the run will hold), identity from sysfs
+  (`nastui.collectors.sysfs`; a partition's whole disk), size, loop backing;
+- its footprint and every other user of it (`BenchTarget.footprint`, `BenchTarget.in_use`: the
+  footprint rule, `nastui.core.footprint`, read by `nastui.collectors.blockstack`);
+  signatures (`blkid -p -o export`, `wipefs --no-act --json`, given /proc/PID/fd/N of the
+  descriptor opened) and labels at every offset their formats use (`nastui.collectors.labels`:
+  md 0.90/1.x, LVM at sectors 0-3, ZFS's four labels, bcache, LUKS, swap, GPT backup);
 `root` is normalized once ("//" is "/"); under a fake tree the real machine is checked as well,
 so `--root` can add reasons to refuse a real device but never remove one.
-and for a directory: its filesystem, size and free space, and the device under it. Both get the
-machine's RAM and the ZFS ARC's maximum, for the page-cache warning. Nothing here writes.
+and for a directory: its filesystem, size and free space, the device under it, and its own
+identity (`devno`, `inode`). Both get the machine's RAM and the ZFS ARC's maximum, for the
+page-cache warning. Nothing here writes.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import dataclasses
 import json
 import os
 import stat
-from collections.abc import Awaitable, Callable
+import threading
+import unicodedata
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from nastui.collectors import runner
-from nastui.collectors.blockstack import is_real_root, normal_root, stack_of, uses_of
+from nastui.collectors.blockstack import Verdict, inspect, is_real_root, normal_root
 from nastui.collectors.labels import find_labels
+from nastui.collectors.procuse import devno
 from nastui.collectors.sysfs import (
     identity_of,
     links_by_target,
@@ -37,6 +46,7 @@ from nastui.model import BenchTarget, TargetKind
 
 RunFn = Callable[..., Awaitable[runner.CommandResult]]
 PROBE_TIMEOUT_S = 15.0
+LOOK_TIMEOUT_S = 20.0  # a look at the stack stuck longer (a hung network filesystem) refuses
 
 
 class TargetError(Exception):
@@ -99,10 +109,6 @@ def parse_arc_max(text: str) -> int | None:
     return None
 
 
-def _devno(rdev: int) -> str:
-    return f"{os.major(rdev)}:{os.minor(rdev)}"
-
-
 def _block_name(root: Path, devno: str) -> str | None:
     link = root / "sys/dev/block" / devno
     return link.resolve().name if link.exists() else None
@@ -123,20 +129,15 @@ def _read(path: Path) -> str:
         return ""
 
 
-def read_labels(device: str, size: int | None) -> list[str]:
-    """Labels at every offset their formats use (`nastui.collectors.labels`), read-only."""
+def read_labels(fd: int, device: str) -> list[str]:
+    """Labels at every offset their formats use (`nastui.collectors.labels`), read-only from
+    the open device `fd`."""
     try:
-        fd = os.open(device, os.O_RDONLY | os.O_CLOEXEC)
-    except OSError as exc:
-        return [f"labels not checked: {device}: {exc.strerror}"]
-    try:
-        end = size if size is not None else os.lseek(fd, 0, os.SEEK_END)
+        end = os.lseek(fd, 0, os.SEEK_END)
         labels = find_labels(lambda at, n: os.pread(fd, n, at), end)
         return [f"{label} (nastui)" for label in labels]
     except OSError as exc:
         return [f"labels not checked: {device}: {exc.strerror}"]
-    finally:
-        os.close(fd)
 
 
 async def _signatures(device: str, run: RunFn) -> list[str]:
@@ -154,16 +155,50 @@ async def _signatures(device: str, run: RunFn) -> list[str]:
     return found
 
 
-def _uses(root: Path, name: str, rdev: int) -> list[str]:
-    """What uses the device or anything stacked on it, seen under `root` and, when `root` is a
-    fake tree, on the real machine too: `--root` never hides a use of a real device."""
-    uses: list[str] = []
-    views = [(root, True)] if is_real_root(root) else [(root, False), (Path("/"), True)]
-    for where, real in views:
-        real_name = name if where == root else _block_name(where, _devno(rdev)) or name
-        layers = stack_of(where, real_name, _devno(rdev), real=real)
-        uses += uses_of(where, layers, real=real)
-    return uses
+def footprint_verdict(root: Path, number: str) -> Verdict:
+    """The footprint rule for device `number`, seen under `root` and, when `root` is a fake
+    tree, on the real machine too: `--root` never hides a use of a real device. The
+    footprint is the real machine's."""
+    if is_real_root(root):
+        return inspect(root, number, real=True)
+    fake, real = inspect(root, number, real=False), inspect(Path("/"), number, real=True)
+    both = tuple(dict.fromkeys((*fake.conflicts, *real.conflicts)))
+    return Verdict(real.footprint, both, fake.brief | real.brief)
+
+
+async def looked(root: Path, number: str, timeout: float = LOOK_TIMEOUT_S) -> Verdict:
+    """`footprint_verdict` on a daemon thread, given up after `timeout` seconds (the answer
+    then refuses: a look that never ends sees nothing). A daemon thread, not the executor's:
+    a look stuck in a hung filesystem must not keep nastui from exiting."""
+    loop = asyncio.get_running_loop()
+    answer: asyncio.Future[Verdict] = loop.create_future()
+
+    def look() -> None:
+        verdict, error = None, None
+        try:
+            verdict = footprint_verdict(root, number)
+        except Exception as exc:  # handed to the awaiting task, which raises it
+            error = exc
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
+            loop.call_soon_threadsafe(_settle, answer, verdict, error)
+
+    threading.Thread(target=look, name="nastui-guard-look", daemon=True).start()
+    try:
+        return await asyncio.wait_for(answer, timeout)
+    except TimeoutError:
+        why = f"the look at what uses it did not finish within {timeout:g} s (a hung filesystem?)"
+        return Verdict((), (why,))
+
+
+def _settle(
+    answer: asyncio.Future[Verdict], verdict: Verdict | None, exc: BaseException | None
+) -> None:
+    if answer.done():
+        return  # given up on already
+    if exc is not None:
+        answer.set_exception(exc)
+    elif verdict is not None:
+        answer.set_result(verdict)
 
 
 def _machine(root: Path, target: BenchTarget) -> BenchTarget:
@@ -175,43 +210,54 @@ def _machine(root: Path, target: BenchTarget) -> BenchTarget:
     )
 
 
-def describe_device(path: str, st: os.stat_result, root: Path) -> BenchTarget:
-    """A block device: identity, size and every sign of use sysfs and /proc show."""
-    name = _block_name(root, _devno(st.st_rdev)) or Path(path).resolve().name
+async def _contents(path: str, opened: _Opened, run: RunFn) -> list[str]:
+    """Labels and signatures of the device opened (or why they were not read)."""
+    if opened.fd is None:
+        return [f"signatures not checked: {path} cannot be opened: {opened.error}"]
+    uses = read_labels(opened.fd, path)
+    return uses + await _signatures(f"/proc/{os.getpid()}/fd/{opened.fd}", run)
+
+
+async def describe_device(path: str, opened: _Opened, root: Path, run: RunFn) -> BenchTarget:
+    """The block device opened: identity, size, footprint and every sign of use."""
+    number = devno(opened.st.st_rdev)
+    name = _block_name(root, number) or _block_name(Path("/"), number) or Path(path).name
     disk = whole_disk(root, name)
     links = links_by_target(root / "dev/disk/by-id").get(disk, [])
-    identity = identity_of(root, disk, links)
-    uses = _uses(root, name, st.st_rdev)
+    verdict = await looked(root, number)
     sectors = read_int(root / "sys/class/block" / name / "size")
-    uses += read_labels(path, None)
+    uses = [*verdict.conflicts, *await _contents(path, opened, run)]
     target = BenchTarget(
         path=path,
         kind=TargetKind.DEVICE,
         dev=name,
-        identity=identity,
+        identity=identity_of(root, disk, links),
         size_bytes=None if sectors is None else sectors * 512,
         in_use=tuple(dict.fromkeys(uses)),
         backing=read_text(root / "sys/class/block" / name / "loop/backing_file"),
+        devno=number,
+        footprint=verdict.footprint,
     )
     return _machine(root, target)
 
 
-def inspect_directory(path: str, st: os.stat_result, root: Path) -> BenchTarget:
-    """A directory: its filesystem, space and the device under it."""
-    real = os.path.realpath(path)
+def inspect_directory(path: str, fd: int, root: Path) -> BenchTarget:
+    """The directory open as `fd`: its filesystem, space, the device under it, its identity."""
+    st = os.fstat(fd)
+    real = os.path.realpath(f"/proc/self/fd/{fd}")
     mounts = parse_mountinfo(_read(root / "proc/self/mountinfo"))
     under = [
         m for m in mounts if real == m.mountpoint or real.startswith(m.mountpoint.rstrip("/") + "/")
     ]
     mount = max(under, key=lambda m: len(m.mountpoint), default=None)
-    name = _block_name(root, _devno(st.st_dev))
+    name = _block_name(root, devno(st.st_dev))
     if name is None and mount is not None and mount.source.startswith("/dev/"):
         name = Path(os.path.realpath(mount.source)).name
     disk = whole_disk(root, name) if name else None
     identity = None
     if disk is not None and (root / "sys/class/block" / disk).exists():
         identity = identity_of(root, disk, links_by_target(root / "dev/disk/by-id").get(disk, []))
-    vfs = os.statvfs(path)
+    vfs = os.statvfs(fd)
     target = BenchTarget(
         path=path,
         kind=TargetKind.DIRECTORY,
@@ -220,15 +266,57 @@ def inspect_directory(path: str, st: os.stat_result, root: Path) -> BenchTarget:
         size_bytes=vfs.f_blocks * vfs.f_frsize,
         free_bytes=vfs.f_bavail * vfs.f_frsize,
         fs_type=mount.fs_type if mount else None,
+        devno=devno(st.st_dev),
+        inode=st.st_ino,
     )
     return _machine(root, target)
 
 
-def _stat(path: str) -> os.stat_result:
+def check_name(path: str) -> None:
+    """Refuse a target name with whitespace or control characters: fio strips a trailing
+    space and would open another file ("L " is "L" to fio), and such names are seldom what
+    was meant.
+
+    Raises:
+        TargetError: one line naming the character.
+    """
+    for ch in path:
+        if ch.isspace() or unicodedata.category(ch) in ("Cc", "Cf"):
+            raise TargetError(
+                f"{path!r}: target names with whitespace or control characters are refused "
+                f"({ch!r}): name the device or directory another way (/dev/disk/by-id/...)"
+            )
+
+
+@dataclass(frozen=True, slots=True)
+class _Opened:
+    """The target opened once: its descriptor (None when the open was refused: a device
+    then cannot be written either), what it is, and why it could not be opened."""
+
+    fd: int | None
+    st: os.stat_result
+    error: str = ""
+
+
+@contextlib.contextmanager
+def _opened(path: str) -> Iterator[_Opened]:
+    """`path` opened once, read-only (a directory as one); closed afterwards. A device that
+    exists but cannot be opened (EPERM, EACCES) is still described, from a stat."""
     try:
-        return Path(path).stat()
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK)
     except OSError as exc:
-        raise TargetError(f"{path}: {exc.strerror}") from exc
+        try:
+            st = Path(path).stat()
+        except OSError:
+            raise TargetError(f"{path}: {exc.strerror}") from exc
+        if not stat.S_ISBLK(st.st_mode):
+            raise TargetError(f"{path}: {exc.strerror}") from exc
+        yield _Opened(None, st, exc.strerror or str(exc))
+        return
+    try:
+        yield _Opened(fd, os.fstat(fd))
+    finally:
+        os.close(fd)
 
 
 async def inspect_target(
@@ -237,16 +325,17 @@ async def inspect_target(
     """What `path` is and what uses it (see the module docstring).
 
     Raises:
-        TargetError: it does not exist, or is neither a block device nor a directory.
+        TargetError: a name with whitespace or control characters; it does not exist, or is
+            neither a block device nor a directory.
     """
+    check_name(path)
     root = normal_root(root)
-    st = _stat(path)
-    if stat.S_ISBLK(st.st_mode):
-        target = describe_device(path, st, root)
-        uses = (*target.in_use, *await _signatures(path, run))
-        return dataclasses.replace(target, in_use=tuple(dict.fromkeys(uses)))
-    if stat.S_ISDIR(st.st_mode):
-        return inspect_directory(path, st, root)
+    with _opened(path) as opened:
+        mode = opened.st.st_mode
+        if stat.S_ISBLK(mode):
+            return await describe_device(path, opened, root, run)
+        if stat.S_ISDIR(mode) and opened.fd is not None:
+            return inspect_directory(path, opened.fd, root)
     raise TargetError(
         f"{path} is neither a block device nor a directory: name a directory (nastui writes its "
         "test files in a fresh directory inside it) or a whole device such as /dev/disk/by-id/..."

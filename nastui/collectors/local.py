@@ -10,12 +10,16 @@ bay mapping from the configuration. What cannot be collected is named in
 from __future__ import annotations
 
 import socket
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from nastui.collectors import runner
+from nastui.collectors.confine import RunFn
 from nastui.collectors.drives import DriveCollector, DriveReport, Schedule
 from nastui.collectors.fans import FanCollector
 from nastui.collectors.pools import PoolCollector
 from nastui.collectors.sysfs import read_text
+from nastui.collectors.zfs.known import KnownPools
 from nastui.config import Config
 from nastui.core.clock import Clock, SystemClock
 from nastui.core.layout import assign_bays, build_chassis
@@ -35,23 +39,38 @@ class LocalBackend:
     """Collects from /sys, /proc and /dev (and the tools) under `root`."""
 
     def __init__(
-        self, config: Config, *, root: Path = Path("/"), clock: Clock | None = None
+        self,
+        config: Config,
+        *,
+        root: Path = Path("/"),
+        clock: Clock | None = None,
+        run: RunFn = runner.run,
+        zfs_history: Callable[[str], Iterable[str]] | None = None,
     ) -> None:
+        """`run`: how programs are run (under a root other than "/": `confine.confined`).
+        `zfs_history(host)`: the ZFS pools the daemon's history saw on `host` (asked only
+        when ZFS cannot be reached, to tell a box without ZFS from pools gone unreadable)."""
         self._config = config
         self._root = root
+        self.run = run
         self._clock = clock or SystemClock()
         self._host = config.hostname or local_hostname(root)
         chassis_cfg = config.chassis
         self._chassis = build_chassis(chassis_cfg.layout) if chassis_cfg.configured else None
         poll = config.poll
         schedule = Schedule(poll.temperature_s, poll.smart_s, poll.command_timeout_s)
-        self._drives = DriveCollector(root, schedule=schedule)
+        self._drives = DriveCollector(root, schedule=schedule, run=run)
         self._fans = FanCollector(config, root)
         self._pools = PoolCollector(
             root,
             interval=config.poll.pools_s,
             timeout=config.poll.command_timeout_s,
             switches=config.collectors,
+            known_zfs=KnownPools(
+                root,
+                configured=(name for name, _ in config.thresholds.pools.per_pool),
+                history=(lambda: zfs_history(self._host)) if zfs_history is not None else None,
+            ),
         )
 
     @property

@@ -9,7 +9,8 @@ the md arrays and btrfs filesystems still show. On top of the stacks' own record
 - records an md check that it saw finish (md keeps no such record itself),
 - runs the tools at most every `interval` seconds, however often it is asked,
 - leaves out a stack switched off in `[collectors]`, and turns a stack that is absent in
-  `auto` mode into an "off" state instead of an error (`nastui.collectors.presence`),
+  `auto` mode into an "off" state instead of an error (`nastui.collectors.presence`), except
+  a ZFS that had pools (`nastui.collectors.zfs.known`): pools it cannot read are CRITICAL,
 - takes an md array's usage from the filesystem mounted on it.
 """
 
@@ -23,12 +24,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from nastui.collectors import presence
+from nastui.collectors import presence, standin
 from nastui.collectors.btrfs.collector import NEEDS_ROOT, BtrfsCollector
 from nastui.collectors.btrfs.collector import NOT_INSTALLED as NO_BTRFS
 from nastui.collectors.md.collector import collect_md
 from nastui.collectors.schedule import ScrubSchedule, read_schedules, schedule_for
-from nastui.collectors.zfs.collector import NO_MODULE, NOT_INSTALLED, ZfsCollector, ZfsReport
+from nastui.collectors.zfs.collector import ZfsCollector, ZfsReport, pools_unreadable
+from nastui.collectors.zfs.known import KnownPools
 from nastui.core.scan import ScanTracker
 from nastui.model import (
     CollectorError,
@@ -143,12 +145,14 @@ class PoolCollector:
         timeout: float = 20.0,
         switches: CollectorsConfig | None = None,
         statvfs: presence.StatVfs | None = None,
+        known_zfs: KnownPools | None = None,
     ) -> None:
         self._root = root
         self._interval = interval
         self._switches = switches or CollectorsConfig()
         self._statvfs = statvfs
         self._zfs = ZfsCollector(timeout=timeout)
+        self._known_zfs = known_zfs or KnownPools(root)
         self._btrfs = BtrfsCollector(root, timeout=timeout)
         self._tracker = ScanTracker()
         self._md_checks: dict[str, ScanProgress] = {}
@@ -160,10 +164,12 @@ class PoolCollector:
         """One poll (or the previous one, if it is less than `interval` old); never raises."""
         if self._last is not None and 0 <= now - self._last_at < self._interval:
             return self._last
-        (zfs, zfs_errors, zfs_state), (btrfs, btrfs_errors, btrfs_state) = await asyncio.gather(
-            self._zfs_stack(now), self._btrfs_stack(now)
+        zfs_report, (btrfs, btrfs_errors, btrfs_state) = await asyncio.gather(
+            self._zfs_read(now), self._btrfs_stack(now)
         )
         md, md_errors, md_state = self._md_stack()
+        others = (p.name for p in (*md, *btrfs))
+        zfs, zfs_errors, zfs_state = self._zfs_stack(zfs_report, now, others)
         found = (*zfs, *md, *btrfs)
         schedules = read_schedules(self._root) if found else []  # /etc is read only for pools
         resolver = LeafResolver(drives, self._root)
@@ -174,19 +180,37 @@ class PoolCollector:
         self._last_at = now
         return self._last
 
-    async def _zfs_stack(self, now: float) -> Stack:
+    async def _zfs_read(self, now: float) -> ZfsReport | None:
+        """One poll of `zpool`; None when it is not run: switched off, or in `auto` with
+        neither `zpool` nor the zfs module on the box."""
         mode = self._switches.zfs
-        auto = mode is CollectorMode.AUTO
+        if mode is CollectorMode.OFF:
+            return None
+        if (
+            mode is CollectorMode.AUTO
+            and not presence.installed("zpool")
+            and not presence.zfs_module_loaded(self._root)
+        ):
+            return None
+        report = await self._zfs.collect(now)
+        self._known_zfs.saw(p.name for p in report.pools)
+        return report
+
+    def _zfs_stack(self, report: ZfsReport | None, now: float, others: Iterable[str]) -> Stack:
+        """ZFS's part of the poll. A ZFS this box cannot reach is "off" in `auto` when no ZFS
+        pool was ever known here, and CRITICAL, naming the pools, when some were."""
+        mode = self._switches.zfs
         if mode is CollectorMode.OFF:
             return (), (), presence.state("zfs", mode, None)
-        if auto and not presence.installed("zpool") and not presence.zfs_module_loaded(self._root):
-            return (), (), presence.state("zfs", mode, "no zpool, no zfs module")
-        report: ZfsReport = await self._zfs.collect(now)
-        absent = presence.zfs_absent(
-            self._root, report.pools, report.errors, (NOT_INSTALLED, NO_MODULE)
-        )
-        errors = () if auto and absent else report.errors
-        return report.pools, errors, presence.state("zfs", mode, absent)
+        why = presence.zfs_unreachable(self._root, report)
+        if why is None and report is not None:
+            return report.pools, report.errors, presence.state("zfs", mode, None)
+        known = self._known_zfs.names(now, others)
+        if known:
+            lost = pools_unreadable(report.said if report else None, known)
+            return (), (lost,), presence.state("zfs", mode, None)
+        errors = report.errors if report is not None and mode is CollectorMode.ON else ()
+        return (), errors, presence.state("zfs", mode, why)
 
     async def _btrfs_stack(self, now: float) -> Stack:
         mode = self._switches.btrfs
@@ -194,7 +218,8 @@ class PoolCollector:
         if mode is CollectorMode.OFF:
             return (), (), presence.state("btrfs", mode, None)
         if mode is CollectorMode.AUTO and not known and not presence.installed("btrfs"):
-            return (), (), presence.state("btrfs", mode, "no btrfs-progs, no btrfs filesystem")
+            why = f"{standin.absent('btrfs', 'no btrfs-progs')}, no btrfs filesystem"
+            return (), (), presence.state("btrfs", mode, why)
         pools, errors = await self._btrfs.collect(now)
         absent = None
         if not pools and not known:

@@ -23,6 +23,17 @@ _HMS = re.compile(r"^(?:(?P<days>\d+) days? )?(?P<h>\d+):(?P<m>\d{2}):(?P<s>\d{2
 _HM = re.compile(r"^(?P<h>\d+)h(?P<m>\d+)m$")
 
 
+# Sample: 1,73T   9,02%   (a zpool run under a locale with a decimal comma)
+_DECIMAL_COMMA = re.compile(r"(?<=\d),(?=\d)")
+
+
+def decimal_points(lines: list[str]) -> list[str]:
+    """`lines` with decimal commas made points ("resilvered 1,73T" -> "1.73T"): OpenZFS
+    before 2.3 prints sizes and percentages in the user's locale. Its sizes never group
+    thousands, and no other comma in a scan line sits between two digits."""
+    return [_DECIMAL_COMMA.sub(".", line) for line in lines]
+
+
 def numbered(text: str) -> Iterator[tuple[int, str]]:
     """(1-based line number, line without its newline), tabs expanded to 8 columns."""
     for number, line in enumerate(text.splitlines(), start=1):

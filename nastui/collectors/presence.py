@@ -3,9 +3,12 @@
 The rule (README, "Absent or broken"): a collector in `auto` mode whose subsystem is absent is
 simply off, not UNKNOWN; one whose subsystem is there but cannot be read is UNKNOWN.
 
-- ZFS is absent when the zfs kernel module is not loaded (`/sys/module/zfs`) and `zpool`
-  either is not installed or says the modules are not loaded (and so lists no pools). A
-  `zpool` that fails while the module is loaded, or a loaded module without `zpool`, is UNKNOWN.
+- ZFS is unreachable when neither `zpool` nor the zfs kernel module (`/sys/module/zfs`) is
+  there, or when `zpool` says, in any release's words, that the module is not loaded or
+  cannot be loaded, or that /dev/zfs is missing (`nastui.collectors.zfs.messages`). Then what
+  the box had decides (`nastui.collectors.zfs.known`): no ZFS pool ever known, and ZFS is
+  absent; pools known, and they are CRITICAL, not readable. A `zpool` that fails otherwise
+  while the module is loaded, or a loaded module without `zpool`, is UNKNOWN.
 - md is absent when there is no /proc/mdstat or it lists no arrays.
 - btrfs is absent when no btrfs filesystem is registered with the kernel (/sys/fs/btrfs/UUID)
   or mounted and `btrfs` is not installed, or `btrfs filesystem show` finds none (or may not
@@ -17,12 +20,14 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import shutil
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Protocol
 
+from nastui.collectors import standin
 from nastui.collectors.sysfs import Mount, parse_mountinfo, read_text
+from nastui.collectors.zfs.collector import NOT_INSTALLED, ZfsReport
+from nastui.collectors.zfs.messages import UNREACHABLE, Meaning
 from nastui.model import CollectorError, CollectorMode, CollectorState, Pool
 
 DISABLED = "switched off in [collectors]"
@@ -45,8 +50,9 @@ StatVfs = Callable[[str], FsStats]
 
 
 def installed(tool: str) -> bool:
-    """Whether `tool` is on PATH (the runner runs it from there)."""
-    return shutil.which(tool) is not None
+    """Whether `tool` can run: on PATH (the runner runs it from there), or as the runner's
+    stand-in says (under `--root`: recorded in the capture bundle, else not run)."""
+    return standin.installed(tool)
 
 
 def zfs_module_loaded(root: Path) -> bool:
@@ -75,16 +81,19 @@ def state(name: str, mode: CollectorMode, absent: str | None) -> CollectorState:
     return CollectorState(name, "on")
 
 
-def zfs_absent(
-    root: Path, pools: tuple[Pool, ...], errors: Iterable[CollectorError], absent: Iterable[str]
-) -> str | None:
-    """Why ZFS counts as absent after a poll that found `pools` and `errors` (None: present).
-    `absent` are the messages that mean "no zpool" or "no module"."""
-    if pools or zfs_module_loaded(root):
+def zfs_unreachable(root: Path, report: ZfsReport | None) -> str | None:
+    """Why this box cannot reach ZFS at all (None: it can, or it failed some other way), after
+    a poll that gave `report` (None: not run, there being neither `zpool` nor the module).
+    Whether that means "no ZFS here" or "pools lost" is decided by the pools the box had."""
+    if report is None:
+        return f"{standin.absent('zpool', 'no zpool')}, no zfs module"
+    if report.said in UNREACHABLE:
+        what = "/dev/zfs missing" if report.said is Meaning.NO_DEVICE else "zfs module not loaded"
+        return f"{what}, no ZFS pool known (zpool: {report.message})"
+    if report.pools or zfs_module_loaded(root):
         return None
-    said = {e.message for e in errors}
-    if said and said <= set(absent):
-        return "zfs module not loaded, no pools" if installed("zpool") else "no zpool, no module"
+    if {e.message for e in report.errors} == {NOT_INSTALLED}:
+        return "no zpool, no zfs module"
     return None
 
 

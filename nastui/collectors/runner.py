@@ -13,6 +13,10 @@ A process stuck in uninterruptible sleep (a smartctl on a dying disk) ignores SI
 I/O returns; `run` waits `kill_grace` seconds for it and then returns anyway, leaving the reaping
 to asyncio, so a hung tool never stalls the caller past `timeout + kill_grace`.
 
+A stand-in (`nastui.collectors.standin`) may answer instead of the machine's programs: the
+outputs a capture bundle recorded, or a refusal under `--root` (nastui never runs this
+machine's programs against another tree); every result returned is shown to it.
+
 `stream` is `run` for long jobs whose output is read as it comes (fio's status dumps, dd's
 progress): each line goes to a callback as soon as it arrives, the program also gets the
 parent-death signal (SIGKILL when the thread that started it ends, so a benchmark never outlives
@@ -36,6 +40,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
+
+from nastui.collectors import standin
 
 DEFAULT_MAX_OUTPUT = 32 * 1024 * 1024
 KILL_GRACE_S = 2.0
@@ -202,6 +208,7 @@ async def run(
     max_output: int = DEFAULT_MAX_OUTPUT,
     kill_grace: float = KILL_GRACE_S,
     leaves_child: bool = False,
+    delivery: bool = False,
 ) -> CommandResult:
     """Run `argv` and collect its output; see the module docstring for the guarantees.
 
@@ -216,8 +223,12 @@ async def run(
         leaves_child: the program starts a background child that keeps its output open
             (`btrfs scrub start`): output goes to unlinked temporary files instead of pipes,
             and the result comes when the program itself exits, leaving the child running.
+        delivery: the program delivers a notice (an alert exec hook) and reads nothing of
+            the machine: no stand-in answers for it, it runs under any `--root`.
     """
     args = _checked(argv, timeout)
+    if not delivery and (answer := standin.answer(args)) is not None:
+        return _logged(answer)
     started = time.monotonic()
     if leaves_child:
         result = await _run_leaving_child(
@@ -245,6 +256,7 @@ def _logged(result: CommandResult) -> CommandResult:
     if _log.isEnabledFor(logging.DEBUG):
         how = result.error or ("timed out" if result.timed_out else f"exit {result.returncode}")
         _log.debug("%s: %s in %.2f s", shlex.join(result.argv), how, result.duration)
+    standin.seen(result)
     return result
 
 
@@ -376,9 +388,10 @@ def run_sync(
     env: Mapping[str, str] | None = None,
     stdin: bytes | None = None,
     cwd: Path | None = None,
+    delivery: bool = False,
 ) -> CommandResult:
     """`run` for synchronous callers (the CLI): runs its own event loop."""
-    return asyncio.run(run(argv, timeout=timeout, env=env, stdin=stdin, cwd=cwd))
+    return asyncio.run(run(argv, timeout=timeout, env=env, stdin=stdin, cwd=cwd, delivery=delivery))
 
 
 def _dies_with_parent() -> Callable[[], None]:
@@ -442,14 +455,16 @@ async def stream(
         kill_grace: seconds to wait for a killed process before abandoning it.
     """
     args = _checked(argv, timeout)
+    if (answer := standin.answer_lines(args, on_stdout, on_stderr)) is not None:
+        return _logged(answer)
     started = time.monotonic()
     try:
         proc = await _spawn(args, stdin=False, env=env, cwd=cwd, preexec=_dies_with_parent())
     except OSError as exc:
-        return _start_failure(args, exc, started)
+        return _logged(_start_failure(args, exc, started))
     watcher = asyncio.ensure_future(_interrupt_when(stop, proc, stop_grace)) if stop else None
     try:
-        return await _supervise(
+        result = await _supervise(
             proc,
             args,
             started=started,
@@ -463,3 +478,4 @@ async def stream(
     finally:
         if watcher is not None:
             watcher.cancel()
+    return _logged(result)

@@ -176,6 +176,25 @@ def cron_texts(root: Path) -> dict[str, str]:
     return found
 
 
+def schedule_lines(relative: str, text: str) -> str | None:
+    """What `read_schedules` uses of the file at `relative` (to the root): the scrub lines of a
+    cron table or script, the BTRFS_SCRUB_ settings of btrfsmaintenance, a systemd unit
+    whole; None for a file it does not read. A capture bundle keeps only this (a crontab may
+    hold anything else, passwords too)."""
+    if relative in MAINTENANCE:
+        return "".join(m[0].strip() + "\n" for m in _SETTING.finditer(text))
+    if relative.endswith(".timer") and relative.startswith(UNIT_DIRS):
+        return text
+    source = relative.removeprefix("etc/")
+    if source.startswith(("cron.daily/", "cron.weekly/", "cron.monthly/")):
+        kept = [line for line in text.splitlines() if _command(line, "") is not None]
+    elif relative in CRON_FILES or relative.startswith("etc/cron.d/"):
+        kept = [line for line in text.splitlines() if _cron_line(source, line) is not None]
+    else:
+        return None
+    return "".join(line + "\n" for line in kept)
+
+
 def read_schedules(root: Path = Path("/")) -> list[ScrubSchedule]:
     """Every scrub schedule configured on the machine (or tree) at `root`."""
     maintenance = next((t for f in MAINTENANCE if (t := read_text(root / f))), "")

@@ -13,7 +13,7 @@ from pathlib import Path
 import tomlkit
 from tomlkit.items import AoT, Table
 
-from nastui.config.loader import ConfigError, parse_config
+from nastui.config.loader import ConfigError, config_text, parse_config
 from nastui.config.schema import Config
 from nastui.config.writer import _replace
 
@@ -43,10 +43,7 @@ def rebind(path: Path, bay: int, old_serial: str, new_serial: str) -> Config | N
     Raises:
         ConfigError: the file cannot be read or written, or the result would not load.
     """
-    try:
-        new = rebind_text(path.read_text(encoding="utf-8"), bay, old_serial, new_serial)
-    except OSError as exc:
-        raise ConfigError(path, None, "chassis.bay", f"cannot read {path.name}: {exc}") from None
+    new = rebind_text(config_text(path), bay, old_serial, new_serial)
     if new is None:
         return None
     config = parse_config(new, path)

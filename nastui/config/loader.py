@@ -2,8 +2,8 @@
 
 `parse_config` is pure: it parses with tomllib, checks every section (see the `validate_*`
 modules) and raises one `ConfigError` for the problem nearest the top of the file, with its line
-(found by `tomlpos`, as tomllib gives none). `load_config` reads the file; `find_config_path`
-says which file that is.
+(found by `tomlpos`, as tomllib gives none). `load_config` reads the file (a regular file only,
+bounded in size, never blocking); `find_config_path` says which file that is.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from nastui.config.validate_settings import read_hostname, read_poll, read_ui
 from nastui.config.validate_thresholds import read_thresholds
 from nastui.config.validate_ups import read_ups
 from nastui.config.validate_values import dotted
+from nastui.safeio import UnsafeFileError, read_bounded
 
 MAX_FILE_BYTES = 256 << 10  # a configuration is a few kB; a bigger file is not one
 MAX_DEPTH = 8  # tables and arrays within each other: the deepest real key (a face's hole) is 5
@@ -115,19 +116,26 @@ def load_config(path: Path | None) -> Config:
     """
     if path is None:
         return Config()
+    return parse_config(config_text(path), path)
+
+
+def config_text(path: Path) -> str:
+    """A configuration file's text, read through `safeio.read_bounded`: only a regular file
+    of at most MAX_FILE_BYTES, opened without blocking (a FIFO, /dev/zero or a directory is
+    refused in one line, never waited on or read without end).
+
+    Raises:
+        ConfigError: it cannot be read, is not such a file, or is not UTF-8.
+    """
     try:
-        with path.open("rb") as file:
-            raw = file.read(MAX_FILE_BYTES + 1)
-        if len(raw) > MAX_FILE_BYTES:
-            message = f"{path.name} is larger than {MAX_FILE_BYTES >> 10} KiB: not a configuration"
-            raise ConfigError(path, None, "", message)
-        text = raw.decode("utf-8")
+        return read_bounded(path, MAX_FILE_BYTES).decode("utf-8")
+    except UnsafeFileError as exc:  # a FIFO, /dev/zero, a directory, a file too big
+        raise ConfigError(path, None, "", str(exc)) from None
     except OSError as exc:
         raise ConfigError(path, None, "", f"cannot read {path.name}: {exc.strerror}") from None
     except UnicodeDecodeError as exc:
         message = f"cannot read {path.name}: not UTF-8 text (byte {exc.start})"
         raise ConfigError(path, None, "", message) from None
-    return parse_config(text, path)
 
 
 def parse_config(text: str, path: Path) -> Config:

@@ -27,6 +27,7 @@ ZONE_KEYS = (
     "ki",
     "kd",
     "stale_periods",
+    "trust_after",
 )
 DRIVER_KEYS: dict[FanDriver, tuple[str, ...]] = {
     FanDriver.HWMON: ("hwmon_name", "hwmon_device", "pwm"),
@@ -60,6 +61,9 @@ _GAINS = (("kp", 4.0), ("ki", 0.1), ("kd", 0.0))  # defaults as in FanZoneConfig
 # Bounds beyond which a value is a typo that would switch the fail-safe off or stall the loop:
 # 1e22 stale periods never go stale; 20 periods of the 30 s temperature poll are 10 minutes.
 MAX_STALE_PERIODS = 20
+# A lost sensor is believed again after this many plausible readings in a row: 1 believes the
+# first (no slow trust), more than 60 keeps a zone at full speed for minutes after a glitch.
+MAX_TRUST_AFTER = 60
 MAX_HYSTERESIS = 20.0  # °C
 MAX_GAIN = 100.0  # PID gains, % of duty per °C (per °C s, per °C/s)
 MAX_PWM = 32  # hwmon pwm channels per chip (the big Super I/O chips have 7)
@@ -103,11 +107,13 @@ def _zone(sec: Section) -> FanZoneConfig | None:
     setpoint = sec.number("setpoint", 40.0, low=TEMP_LOW, high=TEMP_HIGH, unit="°C")
     kp, ki, kd = (sec.number(key, default, low=0, high=MAX_GAIN) for key, default in _GAINS)
     stale = sec.integer("stale_periods", 3, low=1, high=MAX_STALE_PERIODS)
+    trust = sec.integer("trust_after", 5, low=1, high=MAX_TRUST_AFTER)
     if name is None:
         return None
     # Kept even when other values are wrong, so that fans naming it are not reported too.
     sources = sources or (FanSource.HOTTEST_DRIVE,)
-    return FanZoneConfig(name, sources, mode or ZoneMode.CURVE, curve, setpoint, kp, ki, kd, stale)
+    mode = mode or ZoneMode.CURVE
+    return FanZoneConfig(name, sources, mode, curve, setpoint, kp, ki, kd, stale, trust)
 
 
 def _sources(sec: Section) -> tuple[FanSource, ...]:

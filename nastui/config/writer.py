@@ -19,7 +19,7 @@ from typing import Any
 import tomlkit
 from tomlkit.items import AoT, Array, Table
 
-from nastui.config.loader import ConfigError, parse_config
+from nastui.config.loader import ConfigError, config_text, parse_config
 from nastui.config.schema import Config
 from nastui.model import FanZone, ZoneMode
 
@@ -95,10 +95,10 @@ def save_zone(path: Path, zone: FanZone) -> Config:
         ConfigError: the file cannot be read or written, or the result would not load (then
             nothing is written).
     """
+    text = config_text(path)  # a regular file only: a FIFO in its place is refused at once
     try:
-        text = path.read_text(encoding="utf-8")
         new = updated_text(text, zone)
-    except (OSError, ValueError) as exc:
+    except ValueError as exc:
         raise ConfigError(path, None, "zone", f"cannot update {path.name}: {exc}") from None
     config = parse_config(new, path)
     try:

@@ -15,20 +15,33 @@ import tempfile
 from pathlib import Path
 
 from nastui.history.dirs import STATE_DIR_MODE, make_dir
+from nastui.safeio import STATE_LIMIT, UnsafeFileError, read_bounded
 
 
 class StateError(OSError):
     """A state file could not be read or written; the message names it and the fix."""
 
 
-def read_or_empty(path: Path) -> str:
-    """The file's text, or "" when it does not exist yet."""
+def read_or_empty(path: Path, limit: int = STATE_LIMIT) -> str:
+    """The file's text, or "" when it does not exist yet. Only a regular file of at most
+    `limit` bytes is read (`nastui.safeio`): a FIFO, a device or a directory in its place is
+    refused at once, never waited on or read forever.
+
+    Raises:
+        StateError: it cannot be read, is not a regular file, is too large, or is not UTF-8.
+    """
     try:
-        return path.read_text(encoding="utf-8")
+        data = read_bounded(path, limit)
     except FileNotFoundError:
         return ""
+    except UnsafeFileError as exc:
+        raise StateError(str(exc)) from exc
     except OSError as exc:
         raise StateError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise StateError(f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
 
 
 def write_atomic(path: Path, text: str, mode: int | None = None, *, durable: bool = True) -> None:

@@ -39,6 +39,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from nastui.model import Acknowledgement, Alert, Health, Reason
+from nastui.safeio import loads_json
 
 FORMAT_VERSION = 1
 NOT_ACKABLE = frozenset({"temp", "temp-age", "no-smart", "smart-stale", "unassessed"})
@@ -211,7 +212,7 @@ def ack_from_record(item: Any) -> Acknowledgement | None:
 
 def _load(text: str, source: str, section: str) -> Any:
     try:
-        data = json.loads(text)
+        data = loads_json(text)
     except ValueError as exc:
         raise ValueError(f"{source}: not an acknowledgement file ({exc})") from exc
     return data.get(section) if isinstance(data, dict) else None

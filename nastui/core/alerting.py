@@ -12,6 +12,9 @@ with `encode_book`) and the notices to send:
 - RECOVERED once it has stayed clear for `recovery_delay_s`, for alerts that were notified. An
   alert back within the delay was a flap: no new FIRING, and no RECOVERED.
 
+Times in the book later than `now` (the wall clock was set back) count from `now`: a delay or
+an interval never waits out the hour the clock went back.
+
 An acknowledged alert (covered by an unexpired acknowledgement, `nastui.core.ack.covers`, or
 marked `acknowledged` by its source: a drive finding acknowledged on the drive) sends nothing,
 with one exception: a rise in health under the acknowledgement (a temperature from WARNING to
@@ -39,14 +42,19 @@ from typing import Any
 
 from nastui.core.ack import ack_from_record, ack_key, ack_record, covering, expired, grown
 from nastui.model import Acknowledgement, Alert, Health, Notice, NoticeKind, Subject
+from nastui.safeio import loads_json
 
 __all__ = [
     "AlertBook",
     "AlertPolicy",
     "Tracked",
+    "book_from_record",
+    "book_record",
     "decode_book",
     "encode_book",
     "evaluate",
+    "notice_from",
+    "notice_record",
     "prune_alert_acks",
 ]
 FORMAT_VERSION = 1
@@ -214,6 +222,20 @@ def _marked(alert: Alert, entry: Tracked | None, now: float) -> Acknowledgement 
     return Acknowledgement(ack_key(alert), alert.value, now, MARKED)
 
 
+def _not_after(entry: Tracked, now: float) -> Tracked:
+    """`entry` with its times no later than `now`: after the wall clock was set back, a
+    recovery delay or a repeat interval runs from the step instead of waiting out the hour it
+    went back."""
+    sent, cleared = entry.last_sent, entry.cleared_since
+    if (sent is None or sent <= now) and (cleared is None or cleared <= now):
+        return entry
+    return dataclasses.replace(
+        entry,
+        last_sent=None if sent is None else min(sent, now),
+        cleared_since=None if cleared is None else min(cleared, now),
+    )
+
+
 def _dedupe(alerts: Iterable[Alert]) -> dict[Ident, Alert]:
     """One alert per (host, key): the worst, if a key comes twice."""
     result: dict[Ident, Alert] = {}
@@ -248,7 +270,7 @@ def evaluate(
     """
     by_key = {ack.key: ack for ack in acks}
     current = _dedupe(alerts)
-    old = {t.ident: t for t in book.entries}
+    old = {t.ident: _not_after(t, now) for t in book.entries}
     entries: list[Tracked] = []
     notices: list[Notice] = []
     for ident, alert in current.items():
@@ -346,8 +368,9 @@ def _tracked_from(item: Any) -> Tracked | None:
     return Tracked(latest, notified, last_sent, cleared, ack, ack_health)
 
 
-def encode_book(book: AlertBook) -> str:
-    """The book as JSON text (see the module docstring)."""
+def book_record(book: AlertBook) -> dict[str, Any]:
+    """The book as a JSON object (see the module docstring); a caller may add keys of its own
+    beside "alerts" (the daemon's outbox), which `decode_book` ignores."""
     entries = [
         {
             "latest": _alert_record(t.latest),
@@ -359,7 +382,12 @@ def encode_book(book: AlertBook) -> str:
         }
         for t in book.entries
     ]
-    return json.dumps({"version": FORMAT_VERSION, "alerts": entries}, separators=(",", ":"))
+    return {"version": FORMAT_VERSION, "alerts": entries}
+
+
+def encode_book(book: AlertBook) -> str:
+    """The book as JSON text (see the module docstring)."""
+    return json.dumps(book_record(book), separators=(",", ":"))
 
 
 def decode_book(text: str, source: str) -> AlertBook:
@@ -370,9 +398,14 @@ def decode_book(text: str, source: str) -> AlertBook:
         ValueError: the text is not an alert state file at all (the message names `source`).
     """
     try:
-        data = json.loads(text)
+        data = loads_json(text)
     except ValueError as exc:
         raise ValueError(f"{source}: not an alert state file ({exc})") from exc
+    return book_from_record(data, source)
+
+
+def book_from_record(data: Any, source: str) -> AlertBook:
+    """The book from its JSON object (`book_record`); see `decode_book`."""
     items = data.get("alerts") if isinstance(data, dict) else None
     if not isinstance(items, list):
         raise ValueError(f'{source}: not an alert state file (no "alerts" list)')
@@ -383,3 +416,30 @@ def decode_book(text: str, source: str) -> AlertBook:
         if entry is not None:
             seen.setdefault(entry.ident, entry)
     return AlertBook(tuple(sorted(seen.values(), key=lambda t: t.ident)))
+
+
+def notice_record(notice: Notice) -> dict[str, Any]:
+    """A notice as a JSON object (for what the daemon still owes its notifiers)."""
+    previous = notice.previous
+    return {
+        "kind": notice.kind.value,
+        "alert": _alert_record(notice.alert),
+        "at": notice.at,
+        "previous": _alert_record(previous) if previous is not None else None,
+    }
+
+
+_KINDS = {k.value: k for k in NoticeKind}
+
+
+def notice_from(item: Any) -> Notice | None:
+    """A notice from `notice_record`'s object; None when malformed."""
+    if not isinstance(item, dict):
+        return None
+    kind = _KINDS.get(str(item.get("kind")))
+    alert = _alert_from(item.get("alert"))
+    ok, at = _time(item, "at")
+    previous = _alert_from(item.get("previous"))
+    if kind is None or alert is None or not ok or at is None:
+        return None
+    return Notice(kind, alert, at, previous)

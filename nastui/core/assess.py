@@ -213,7 +213,7 @@ def _error_alerts(snapshot: HostSnapshot, now: float) -> Iterator[Alert]:
     for error in snapshot.errors:
         yield Alert(
             f"collect:{error.source}",
-            Health.UNKNOWN,
+            error.health,
             Subject.HOST,
             error.source,
             error.message,

@@ -24,6 +24,7 @@ import typing
 from typing import Any
 
 from nastui.model import HostSnapshot
+from nastui.safeio import loads_json
 
 FORMAT_VERSION = 1
 
@@ -215,7 +216,7 @@ def loads(text: str | bytes, source: str = "snapshot") -> HostSnapshot:
         ValueError: not JSON, or not a snapshot; the message names `source`.
     """
     try:
-        data = json.loads(text)
-    except (ValueError, UnicodeDecodeError) as exc:
+        data = loads_json(text)
+    except ValueError as exc:
         raise ValueError(f"{source}: not JSON: {exc}") from None
     return snapshot_from_json(data, source)

@@ -14,6 +14,7 @@ from typing import Any
 
 from nastui.core.selftest_plan import SelftestKind
 from nastui.model import Drive
+from nastui.safeio import loads_json
 
 BOOK_VERSION = 1
 HOUR_S = 3600.0
@@ -133,7 +134,7 @@ def _page(key: str, item: Any) -> DriveTests | None:
 def decode_book(text: str) -> Book:
     """The book in `text` (empty when it is not one)."""
     try:
-        data = json.loads(text) if text.strip() else {}
+        data = loads_json(text) if text.strip() else {}
     except ValueError:
         return {}
     drives = data.get("drives") if isinstance(data, dict) else None

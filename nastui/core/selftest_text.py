@@ -75,9 +75,20 @@ class Progress:
 UNKNOWN_PROGRESS = Progress(None)
 
 
-def _last_line(text: str) -> str:
+# smartctl's banner and closing usage hint, never its reason for refusing
+# Sample: smartctl 7.3 2022-02-28 r5338 [x86_64-linux-6.1.0-25-amd64] (local build)
+# Sample: Copyright (C) 2002-22, Bruce Allen, Christian Franke, www.smartmontools.org
+# Sample: Use smartctl -h to get a usage summary
+_BOILERPLATE = re.compile(r"^(?:smartctl \d+\.\d+\b|Copyright \(C\)|Use smartctl -h\b)")
+
+
+def _reason(text: str) -> str:
+    """smartctl's own words for not starting, without its banner and usage hint ("/dev/sdb:
+    Unknown USB bridge [0x0bda:0x9201 (0xf200)]; Please specify device type with the -d
+    option.")."""
     lines = [line.strip() for line in text.splitlines() if line.strip()]
-    return lines[-1] if lines else "no output"
+    said = [line for line in lines if not _BOILERPLATE.match(line)]
+    return "; ".join(said)[:300] if said else (lines[-1] if lines else "no output")
 
 
 def start_answer(returncode: int | None, stdout: str, stderr: str = "") -> StartAnswer:
@@ -88,7 +99,7 @@ def start_answer(returncode: int | None, stdout: str, stderr: str = "") -> Start
         return StartAnswer(StartOutcome.BUSY, match.group().strip().rstrip(","))
     if returncode is not None and returncode & 0x03 == 0 and (m := _BEGUN.search(stdout)):
         return StartAnswer(StartOutcome.STARTED, m.group().strip())
-    return StartAnswer(StartOutcome.FAILED, _last_line(stderr or stdout))
+    return StartAnswer(StartOutcome.FAILED, _reason(stderr or stdout))
 
 
 def log_verdict(status: str) -> bool | None:

@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from nastui.safeio import loads_json
+
 ACKS_FILE = "acks.json"
 LEDS_FILE = "leds.json"
 FORMAT_VERSION = 1
@@ -109,7 +111,7 @@ def _record(item: Any) -> LedRecord | None:
 def decode_leds(text: str, boot_id: str | None) -> list[LedRecord]:
     """The records in the LED file's text; none when it is unreadable or from another boot."""
     try:
-        data = json.loads(text)
+        data = loads_json(text)
     except ValueError:
         return []
     if not isinstance(data, dict) or (boot_id and data.get("boot_id") not in (None, boot_id)):

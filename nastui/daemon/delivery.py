@@ -1,8 +1,9 @@
-"""Sending one cycle's notices through every notifier, without ever blocking the loop for long.
+"""Sending a batch through a notifier without ever blocking the loop for long, and how it went.
 
 Each host's notices go out as one batch per notifier (one mail for three new alerts, not three),
-in a worker thread with a deadline: a mail server that hangs costs one cycle at most, and the
-daemon keeps collecting. The outcome per notifier is kept as text for the alert log.
+in a worker thread with a deadline (`send_within`): a mail server that hangs costs one cycle at
+most, and the daemon keeps collecting. The outcome per notifier is kept as text for the alert
+log (`Delivery`). Which batches go to which notifier, and when, is `nastui.daemon.postman`'s.
 """
 
 from __future__ import annotations
@@ -43,23 +44,15 @@ class Delivery:
         return "; ".join(f"{name}: {error or 'sent'}" for name, error in self.results)
 
 
-async def deliver(
-    notifiers: Sequence[Notifier],
-    host: str,
-    notices: Sequence[Notice],
-    deadline_s: float = DEADLINE_S,
-) -> Delivery:
-    """Send `notices` about `host` through every notifier at once; each within the deadline."""
+async def send_within(
+    notifier: Notifier, host: str, notices: Sequence[Notice], deadline_s: float = DEADLINE_S
+) -> str | None:
+    """Send one batch through one notifier in a worker thread; None when it was taken, else
+    the one-line error (no answer within the deadline is one)."""
     batch = tuple(notices)
-
-    async def one(notifier: Notifier) -> tuple[str, str | None]:
-        try:
-            error = await asyncio.wait_for(
-                asyncio.to_thread(send_one, notifier, host, batch), deadline_s
-            )
-        except TimeoutError:
-            error = f"no answer within {deadline_s:g} s; sending goes on in the background"
-        return notifier.name, error
-
-    results = await asyncio.gather(*(one(n) for n in notifiers))
-    return Delivery(host, batch, tuple(results))
+    try:
+        return await asyncio.wait_for(
+            asyncio.to_thread(send_one, notifier, host, batch), deadline_s
+        )
+    except TimeoutError:
+        return f"no answer within {deadline_s:g} s; sending goes on in the background"

@@ -11,7 +11,9 @@
   speed) before the process ends. `--demo` implies `--dry-run`.
 - `--full-speed` (the systemd unit's ExecStopPost, for when the daemon was killed) does not
   open a session nor need a valid configuration: `fanrescue` drives every hwmon pwm channel
-  and the IPMI fans of whatever part of the file can be read, and says what it did.
+  first, then the IPMI fans of whatever part of the file can be read (bounded: a FIFO or a
+  huge file is refused at once), and says what it did. The watchdog's rescue does the same
+  with the running configuration, reading no file.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from nastui import exits
 from nastui.config import Config, find_config_path
 from nastui.daemon.fanlog import Log
 from nastui.daemon.fanloop import FanDaemon
-from nastui.daemon.fanrescue import plan, rescue
+from nastui.daemon.fanrescue import file_commands, rescue, running_commands
 from nastui.daemon.fanrig import (
     Builder,
     RiggedFan,
@@ -74,11 +76,11 @@ def run_fand(
 
 
 def full_speed(options: FandOptions, source: Source, env: Mapping[str, str], log: Log) -> int:
-    """Every fan found to full, whatever the configuration's state (`fanrescue`)."""
+    """Every fan found to full, whatever the configuration's state (`fanrescue`): the pwm
+    channels first, the configuration read (bounded) only after them."""
     root = source.root or Path("/")
     config_path = source.config or find_config_path(env)
-    the_plan = plan(root, config_path)
-    done = asyncio.run(rescue(the_plan, log, dry_run=options.dry_run))
+    done = asyncio.run(rescue(root, file_commands(config_path), log, dry_run=options.dry_run))
     return exits.OK if done else exits.EX_UNAVAILABLE
 
 
@@ -134,9 +136,9 @@ def _on_stuck(daemon: FanDaemon, notifier: Notifier, *, dry_run: bool) -> Callab
         try:
             log.error(f"watchdog: {why}; setting every fan to full speed and exiting")
             notifier.status(f"watchdog: {why}; full speed")
-            root = daemon.root
-            the_plan = plan(root or Path("/"), daemon.session.config.path)
-            asyncio.run(rescue(the_plan, log, dry_run=dry_run or root is None))
+            root = daemon.root  # the running configuration's fans: no file is read
+            commands = running_commands(daemon.session.config)
+            asyncio.run(rescue(root or Path("/"), commands, log, dry_run=dry_run or root is None))
             log.error(f"fand: stopped by the watchdog (exit {exits.EX_SOFTWARE})")
         finally:  # whatever happened above, a stuck daemon must not stay
             os._exit(exits.EX_SOFTWARE)

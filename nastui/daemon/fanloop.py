@@ -4,15 +4,21 @@ Each `step`: poll the session (collect -> assess -> store) and read hwmon drive 
 afresh (`fantemps`: the backend's schedule is slower than a control period), both on the
 reader thread and bounded in time (`fanreads`: reads not done by the deadline are lost
 sensors, every zone at 100 %); turn each zone's temperature into a duty (`core.fanzone`: curve
-with hysteresis or PID; blind, stale or implausible -> 100 %), each fan's duty from its zone's
-(`core.fancurve.fan_duty`: its limits, rate limit, spin-up kick), and write the fans whose
-duty changed. Every change is logged. A write that fails is retried at full speed at once.
+with hysteresis or PID; blind, stale or implausible -> 100 %; a sensor once lost is believed
+again only after the zone's `trust_after` plausible readings in a row, logged when it is),
+each fan's duty from its zone's (`core.fancurve.fan_duty`: its limits, rate limit, spin-up
+kick), and write the fans whose duty changed. Every change is logged. Every other fan is held
+(`hold`: hwmon's `pwmN_enable` and `pwmN` read back and written again when a BIOS or another
+tool changed them; IPMI and command fans sent their last commands again): each correction is
+logged, the first in full and repeats as a count at most once a minute and when the daemon
+stops. A write that fails is retried at full speed at once.
 `restore_all` hands every fan back as it was found (or at full speed).
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,21 +30,24 @@ from nastui.core.fanpreview import stale_after, staleness_period
 from nastui.core.fanzone import (
     Blind,
     Reading,
-    Seen,
+    Trust,
     ZoneDecision,
     ZoneState,
-    remember,
-    zone_reading,
+    believed_again,
+    lose_all,
+    vetted_reading,
     zone_step,
 )
 from nastui.daemon.fanlog import Log
 from nastui.daemon.fanreads import BoundedReader, Stall
+from nastui.daemon.fanrescue import within
 from nastui.daemon.fanrig import Builder, RiggedFan, describe
 from nastui.daemon.fantemps import refresh_temperatures
 from nastui.model import FanZone, HostSnapshot
 from nastui.session import Session
 
 FileStamp = tuple[int, int, int]
+RELOAD_TIMEOUT_S = 5.0  # a configuration read and checked within this, or the reload refused
 
 
 def file_stamp(config: Config) -> FileStamp | None:
@@ -54,11 +63,12 @@ def file_stamp(config: Config) -> FileStamp | None:
 
 @dataclass
 class ZoneTrack:
-    """A zone, its controller state and the last decision logged."""
+    """A zone, its controller state, its sensors' trust and the last decision logged."""
 
     zone: FanZone
     state: ZoneState = field(default_factory=ZoneState)
     last: tuple[float, bool] | None = None
+    trusts: dict[str, Trust] = field(default_factory=dict)
 
 
 class FanDaemon:
@@ -87,8 +97,8 @@ class FanDaemon:
         self.log = log
         self.period = period
         self._stamp = file_stamp(session.config)
-        self._seen: dict[str, Seen] = {}
         self.progress: Callable[[], None] = lambda: None  # the watchdogs' beat, set by `serve`
+        self.monotonic: Callable[[], float] = time.monotonic  # paces the correction counts
         self.reads = BoundedReader(self._read, self.reads_deadline)
 
     @property
@@ -118,17 +128,20 @@ class FanDaemon:
         if isinstance(got, Stall):
             now = self.session.clock.now()
             blind = Blind(got.why)
+            for track in self.zones.values():
+                track.trusts = lose_all(track.trusts)  # no reading came: each sensor is lost
             decisions = {name: self._zone(t, blind, now) for name, t in self.zones.items()}
         else:
             decisions = {name: self._zone_of(t, got) for name, t in self.zones.items()}
-            self._seen = remember(got.drives, self._seen)
         for fan in self.fans:
             decision = decisions.get(fan.config.zone)
             zone_duty = decision.duty if decision is not None else FULL
             duty = fan_duty(zone_duty, fan.duty, fan.limits)
             if duty != fan.duty:
                 await self._write(fan, duty)
-                self.progress()
+            else:
+                await self._hold(fan)
+            self.progress()
         return got
 
     async def _read(self) -> HostSnapshot:
@@ -141,9 +154,16 @@ class FanDaemon:
     def _zone_of(self, track: ZoneTrack, snapshot: HostSnapshot) -> ZoneDecision:
         zone, now = track.zone, snapshot.taken_at
         max_age = stale_after(zone, self.stale_period)
-        reading = zone_reading(
-            zone.sources, snapshot.drives, snapshot.sensors, now, max_age, previous=self._seen
+        drives, sensors = snapshot.drives, snapshot.sensors
+        reading, trusts = vetted_reading(
+            zone.sources, drives, sensors, now, max_age, trusts=track.trusts, need=zone.trust_after
         )
+        for sensor in believed_again(track.trusts, trusts):
+            self.log.info(
+                f"zone {zone.name}: {sensor} believed again after {zone.trust_after} "
+                "plausible readings in a row"
+            )
+        track.trusts = trusts
         return self._zone(track, reading, now)
 
     def _zone(self, track: ZoneTrack, reading: Reading | Blind | None, now: float) -> ZoneDecision:
@@ -170,6 +190,30 @@ class FanDaemon:
         fan.duty, fan.trouble = duty, None
         self.log.info(f"fan {fan.config.name}: {before} -> {duty:g} %{self._writes()}")
 
+    async def _hold(self, fan: RiggedFan) -> None:
+        """Keep the fan's duty against whatever else writes it; each correction logged (the
+        first of a run in full, then a count at most once a minute)."""
+        try:
+            found = await fan.driver.hold()
+        except (DriverError, ValueError) as exc:
+            self._writer.take()
+            await self._fail_safe(fan, str(exc))
+            return
+        done = self._writes()
+        now = self.monotonic()
+        first, counts = fan.taken.seen(found, now) if found else (False, fan.taken.due(now))
+        self._tell_counts(fan, counts)
+        if first:
+            self.log.warning(f"fan {fan.config.name}: taken back (found {found}); set again{done}")
+
+    def _tell_counts(self, fan: RiggedFan, counts: list[tuple[str, int, float]]) -> None:
+        for found, times, seconds in counts:
+            self.log.warning(
+                f"fan {fan.config.name}: taken back {times} more "
+                f"time{'' if times == 1 else 's'} in {seconds:.0f} s (found {found}); "
+                "set again each time"
+            )
+
     async def _fail_safe(self, fan: RiggedFan, why: str) -> None:
         """After a failed write: full speed, or at least say it could not be done."""
         if why != fan.trouble:
@@ -195,6 +239,7 @@ class FanDaemon:
         """Give every fan back (original `pwmN_enable`, or full speed); True if all went."""
         ok = True
         for fan in self.fans:
+            self._tell_counts(fan, fan.taken.due(self.monotonic(), final=True))
             ok = await self._restore(fan) and ok
         return ok
 
@@ -235,18 +280,12 @@ class FanDaemon:
         if config.path is None:
             self.log.info("no configuration file to reload")
             return
-        try:
-            # on a thread: a large (bounded) file takes a second or two to check
-            fresh = await asyncio.to_thread(load_config, config.path)
-        except ConfigError as exc:
-            self.log.warning(f"configuration not reloaded, keeping the running one: {exc}")
-            return
-        except Exception as exc:  # any failure to load (a bug too) is a refused reload
-            why = f"{config.path.name}: cannot be loaded ({type(exc).__name__}: {exc})"
-            self.log.warning(f"configuration not reloaded, keeping the running one: {why}")
-            return
-        if not fresh.zones or not fresh.fans:  # an emptied or half-saved file, as at start
-            why = f"{config.path.name}: no [[zone]] and [[fan]] tables: nothing to control"
+        path = config.path
+        # on a thread, waited for at most RELOAD_TIMEOUT_S: a large (bounded) file takes a
+        # second or two to check, and one on a hung mount may never come back
+        fresh = await asyncio.to_thread(within, lambda: load_config(path), RELOAD_TIMEOUT_S)
+        if isinstance(fresh, Exception) or not fresh.zones or not fresh.fans:
+            why = _refusal(fresh, path)
             self.log.warning(f"configuration not reloaded, keeping the running one: {why}")
             return
         await self.apply(fresh)
@@ -256,12 +295,7 @@ class FanDaemon:
         """Run on `config` from now on: changed zones start afresh, changed fans are rebuilt."""
         self.session.config = config
         old_zones = self.zones
-        self.zones = {
-            z.name: old_zones[z.name]
-            if z.name in old_zones and old_zones[z.name].zone == z
-            else ZoneTrack(z)
-            for z in config.zones
-        }
+        self.zones = {z.name: _track(z, old_zones.get(z.name)) for z in config.zones}
         kept: list[RiggedFan] = []
         old_fans = {f.config.name: f for f in self.fans}
         for cfg in config.fans:
@@ -283,6 +317,24 @@ class FanDaemon:
         for gone in old_fans.values():
             await self._restore(gone)
         self.fans = kept
+
+
+def _track(zone: FanZone, old: ZoneTrack | None) -> ZoneTrack:
+    """A reloaded zone's track: kept when unchanged; a changed one starts afresh but keeps
+    its sensors' trust (a reload never makes a lost sensor believed)."""
+    if old is None:
+        return ZoneTrack(zone)
+    return old if old.zone == zone else ZoneTrack(zone, trusts=old.trusts)
+
+
+def _refusal(fresh: Config | Exception, path: Path) -> str:
+    """Why a reload is refused: the file's problem, a failure to load it (a bug too), or a
+    file with nothing to control (an emptied or half-saved one, as at start)."""
+    if isinstance(fresh, ConfigError):
+        return str(fresh)
+    if isinstance(fresh, Exception):
+        return f"{path.name}: cannot be loaded ({type(fresh).__name__}: {fresh})"
+    return f"{path.name}: no [[zone]] and [[fan]] tables: nothing to control"
 
 
 def _output(cfg: FanConfig) -> tuple[object, ...]:

@@ -1,15 +1,23 @@
 """`fand --full-speed`: every fan to full, whatever state the configuration is in.
 
 It runs when the daemon did not end cleanly (the systemd unit's ExecStopPost) and when its
-watchdog finds the loop stuck, so it depends on as little as possible:
-- hwmon: every `pwmN` of every chip in /sys/class/hwmon, configured or not (a fan nastui does
-  not drive at full speed is only loud): `pwmN_enable` = 1 (manual) where the file exists, then
-  `pwmN` = 255. Only names matching `pwm<digits>` and `pwm<digits>_enable` are written.
-- IPMI: the `[[fan]]` tables with an IPMI driver get their board's fixed full-speed commands
-  (Supermicro fan mode Full; Dell manual mode at 100 %) when the file can be read as TOML at
-  all, even if the configuration is otherwise invalid. A command-driver fan's own command is
-  only run when the whole configuration is valid: an invalid file's argv is not trusted.
-Each file write and command is bounded in time, so a hung chip cannot stop the others.
+watchdog finds the loop stuck, so it depends on as little as possible, and full speed is
+written before any configuration is looked at (a configuration that is a FIFO, on a hung mount
+or huge cannot delay it):
+- hwmon first: every `pwmN` of every chip in /sys/class/hwmon, configured or not (a fan nastui
+  does not drive at full speed is only loud): `pwmN_enable` = 1 (manual) where the file
+  exists, then `pwmN` = 255. Only names matching `pwm<digits>` and `pwm<digits>_enable` are
+  written.
+- then IPMI and command fans. The watchdog takes them from the running configuration, already
+  in memory: it reads no file. `--full-speed` reads the file only now, through
+  `config.load_config` (a regular file of at most 256 KiB, opened without blocking) on a
+  thread it waits for at most IO_TIMEOUT_S. Its `[[fan]]` tables with an IPMI driver get their
+  board's fixed full-speed commands (Supermicro fan mode Full; Dell manual mode at 100 %) when
+  the file can be read as TOML at all, even if the configuration is otherwise invalid. A
+  command-driver fan's own command is only run when the whole configuration is valid: an
+  invalid file's argv is not trusted.
+Each file write, the file read and each command is bounded in time, so a hung chip cannot stop
+the others.
 """
 
 from __future__ import annotations
@@ -18,15 +26,16 @@ import re
 import shlex
 import threading
 import tomllib
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 from nastui.collectors import runner
-from nastui.config import ConfigError, FanDriver, load_config
+from nastui.config import Config, ConfigError, FanConfig, FanDriver, load_config
 from nastui.config.loader import MAX_FILE_BYTES
 from nastui.control.fans import DriverError, FanWriter, argv
 from nastui.daemon.fanlog import Log
+from nastui.safeio import read_bounded
 
 IO_TIMEOUT_S = 5.0
 COMMAND_TIMEOUT_S = 20.0
@@ -34,14 +43,9 @@ FULL_PWM = 255
 _PWM = re.compile(r"pwm(?P<n>\d{1,3})")  # Sample: pwm2
 _IPMI = {FanDriver.IPMI_SUPERMICRO.value, FanDriver.IPMI_DELL.value}
 
-
-@dataclass(frozen=True, slots=True)
-class Plan:
-    """What to drive: hwmon pwm files, IPMI/command argvs, and what was skipped (and why)."""
-
-    pwms: tuple[Path, ...]
-    commands: tuple[tuple[str, tuple[str, ...]], ...]  # (what, argv)
-    notes: tuple[str, ...]
+T = TypeVar("T")
+Command = tuple[str, tuple[str, ...]]  # (what, argv)
+Commands = Callable[[list[str]], list[Command]]  # notes out, commands back
 
 
 def pwm_files(root: Path) -> list[Path]:
@@ -61,19 +65,25 @@ def pwm_files(root: Path) -> list[Path]:
     return found
 
 
-def plan(root: Path, config_path: Path | None) -> Plan:
-    """The pwm files under `root`, and the commands the configuration (as far as it reads) asks."""
-    notes: list[str] = []
-    commands: list[tuple[str, tuple[str, ...]]] = []
-    if config_path is None:
-        notes.append("no configuration file: IPMI and command fans, if any, not driven")
-    else:
-        commands = _commands(config_path, notes)
-    unique = list(dict.fromkeys(commands))
-    return Plan(tuple(pwm_files(root)), tuple(unique), tuple(notes))
+def running_commands(config: Config) -> Commands:
+    """The full-speed commands of a configuration already loaded (the watchdog's): no read."""
+    return lambda notes: _config_commands(config.fans)
 
 
-def _commands(path: Path, notes: list[str]) -> list[tuple[str, tuple[str, ...]]]:
+def file_commands(path: Path | None) -> Commands:
+    """The full-speed commands of the configuration file at `path`, as far as it reads
+    (`--full-speed`): read when called, which `rescue` does after the pwm writes."""
+
+    def commands(notes: list[str]) -> list[Command]:
+        if path is None:
+            notes.append("no configuration file: IPMI and command fans, if any, not driven")
+            return []
+        return _file_commands(path, notes)
+
+    return commands
+
+
+def _file_commands(path: Path, notes: list[str]) -> list[Command]:
     try:
         config = load_config(path)
     except ConfigError as exc:
@@ -82,8 +92,12 @@ def _commands(path: Path, notes: list[str]) -> list[tuple[str, tuple[str, ...]]]
     except Exception as exc:  # any failure to load: drive what can be found anyway
         notes.append(f"configuration unreadable ({type(exc).__name__}): no IPMI fans driven")
         return []
-    found: list[tuple[str, tuple[str, ...]]] = []
-    for fan in config.fans:
+    return _config_commands(config.fans)
+
+
+def _config_commands(fans: Sequence[FanConfig]) -> list[Command]:
+    found: list[Command] = []
+    for fan in fans:
         if fan.driver is FanDriver.COMMAND:
             found.append((f"fan {fan.name}", argv.command_argv(fan.set_command, 100.0)))
         elif fan.driver is not FanDriver.HWMON:
@@ -94,9 +108,8 @@ def _commands(path: Path, notes: list[str]) -> list[tuple[str, tuple[str, ...]]]
 def _lenient_ipmi(path: Path, notes: list[str]) -> list[tuple[str, tuple[str, ...]]]:
     """The IPMI fans of a file that is TOML but not a valid configuration."""
     try:
-        with path.open("rb") as file:
-            data = tomllib.loads(file.read(MAX_FILE_BYTES).decode("utf-8"))
-    except Exception as exc:  # not TOML, too deep, unreadable: nothing to learn from it
+        data = tomllib.loads(read_bounded(path, MAX_FILE_BYTES).decode("utf-8"))
+    except Exception as exc:  # not TOML, too deep, not a regular file: nothing to learn
         notes.append(f"{path.name} cannot be read as TOML ({type(exc).__name__}): no IPMI fans")
         return []
     fans = data.get("fan")
@@ -121,22 +134,34 @@ def _ipmi_full(driver: str) -> list[tuple[str, ...]]:
     return [argv.dell_manual(), argv.dell_duty(100.0)]
 
 
-def bounded(call: Callable[[], None], timeout: float) -> str | None:
-    """Run `call` on its own thread; None when it finished in time, else why not."""
-    failure: list[str] = []
+def within(call: Callable[[], T], timeout: float) -> T | Exception:
+    """`call()` on its own thread: its result, or why there is none (what it raised, or a
+    TimeoutError when it did not finish within `timeout` s; the thread is then abandoned)."""
+    result: list[T] = []
+    failure: list[Exception] = []
 
     def run() -> None:
         try:
-            call()
-        except (DriverError, OSError) as exc:
-            failure.append(str(exc))
+            result.append(call())
+        except Exception as exc:  # handed to the caller, who says what failed
+            failure.append(exc)
 
     thread = threading.Thread(target=run, name="fand-rescue-io", daemon=True)
     thread.start()
     thread.join(timeout)
     if thread.is_alive():
-        return f"no answer within {timeout:g} s"
-    return failure[0] if failure else None
+        return TimeoutError(f"no answer within {timeout:g} s")
+    return failure[0] if failure else result[0]
+
+
+def bounded(call: Callable[[], None], timeout: float) -> str | None:
+    """Run a write on its own thread; None when it finished in time, else why not."""
+    outcome = within(call, timeout)
+    if isinstance(outcome, DriverError | OSError):
+        return str(outcome)
+    if isinstance(outcome, Exception):
+        raise outcome
+    return None
 
 
 def drive_pwm(writer: FanWriter, pwm: Path) -> str | None:
@@ -147,16 +172,22 @@ def drive_pwm(writer: FanWriter, pwm: Path) -> str | None:
     return bounded(lambda: writer.write(pwm, FULL_PWM), IO_TIMEOUT_S) or first
 
 
-async def rescue(the_plan: Plan, log: Log, *, dry_run: bool = False) -> bool:
-    """Carry out `the_plan`, logging each step; True when something was driven and all went."""
+async def rescue(
+    root: Path,
+    commands: Commands,
+    log: Log,
+    *,
+    dry_run: bool = False,
+    timeout: float = IO_TIMEOUT_S,
+) -> bool:
+    """Every pwm channel under `root` to full speed, then the fans of `commands` (asked only
+    after the pwm writes, and waited for at most `timeout` s), logging each step; True when
+    something was driven and all went."""
     writer = FanWriter(dry_run=dry_run)
-    for note in the_plan.notes:
-        log.warning(f"fand --full-speed: {note}")
-    ok = bool(the_plan.pwms or the_plan.commands)
-    if not ok:
-        log.error("fand --full-speed: no fan found (no hwmon pwm file, no IPMI fan configured)")
     mode = "dry run: " if dry_run else ""
-    for pwm in the_plan.pwms:
+    pwms = pwm_files(root)
+    ok = True
+    for pwm in pwms:
         chip = writer.read(pwm.parent / "name") or pwm.parent.name  # O_NONBLOCK: never hangs
         trouble = drive_pwm(writer, pwm)
         done = "; ".join(writer.take())
@@ -165,7 +196,23 @@ async def rescue(the_plan: Plan, log: Log, *, dry_run: bool = False) -> bool:
             log.error(f"hwmon {chip} {pwm.name}: full speed failed: {trouble}")
         else:
             log.info(f"hwmon {chip} {pwm.name}: full speed [{mode}{done}]")
-    for what, command in the_plan.commands:
+    notes: list[str] = []
+    found = within(lambda: commands(notes), timeout)
+    if isinstance(found, Exception):  # a configuration that could not be read in time
+        notes.append(f"configuration not read ({found}): IPMI and command fans not driven")
+        found, ok = [], False
+    found = list(dict.fromkeys(found))  # two fans of one BMC: its commands once
+    for note in list(notes):
+        log.warning(f"fand --full-speed: {note}")
+    if not pwms and not found:
+        log.error("fand --full-speed: no fan found (no hwmon pwm file, no IPMI fan configured)")
+        return False
+    return await _run_commands(found, log, dry_run=dry_run) and ok
+
+
+async def _run_commands(commands: Sequence[Command], log: Log, *, dry_run: bool) -> bool:
+    ok = True
+    for what, command in commands:
         shown = shlex.join(command)
         if dry_run:
             log.info(f"{what}: full speed [dry run: {shown}]")

@@ -9,7 +9,7 @@ and without configured zones each fan zone the simulator reports gets a draft zo
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from nastui.collectors import hwmon_fans, runner
@@ -27,6 +27,7 @@ from nastui.control.fans import (
 from nastui.control.fans import FanDriver as Driver
 from nastui.core.fancurve import FanLimits
 from nastui.core.fanpreview import draft_zone
+from nastui.daemon.fanlog import Repeats
 from nastui.model import FanZone, HostSnapshot
 
 Builder = Callable[[FanConfig], Driver | str]
@@ -41,12 +42,14 @@ class RiggedFan:
         driver: how it is written.
         duty: the duty last set; None before the first write, or after a failed one.
         trouble: the last driver error, so it is logged once, not every period.
+        taken: what something else did to the fan, corrected by `hold` (logged as runs).
     """
 
     config: FanConfig
     driver: Driver
     duty: float | None = None
     trouble: str | None = None
+    taken: Repeats = field(default_factory=Repeats)
 
     @property
     def limits(self) -> FanLimits:

@@ -2,10 +2,12 @@
 
 Storage never stops alerting. Every write of the daemon goes through the `Keeper`:
 
-- The alert book (what was sent, so nothing is sent twice) lives in `alert-book.json` beside
+- The alert book (what was sent, so nothing is sent twice) and the outbox (what is decided but
+  not yet taken by every notifier: `nastui.daemon.outbox`) live in `alert-book.json` beside
   the history, written whole with fsync and rename, and into a preallocated spare when the disk
-  is full (`nastui.daemon.bookfile`), first in every cycle; a copy stays in the history file,
-  which is where older versions kept it. At start the side file wins: an empty (0-byte) or
+  is full (`nastui.daemon.bookfile`): before any notice is sent, and after each batch a
+  notifier took (`commit`); a copy stays in the history file, which is where older versions
+  kept it. At start the side file wins: an empty (0-byte) or
   damaged history then loses trends, not the book.
 - A write that fails (no space, a read-only remount, a vanished directory) is one line in the
   log when it starts failing and one when it works again, and one alert while it lasts
@@ -17,23 +19,32 @@ Storage never stops alerting. Every write of the daemon goes through the `Keeper
   query later) is moved aside and a new one started (`nastui.history.salvage`); when even the
   new file cannot be made, the daemon goes on with a history in memory and tries the file again
   every cycle.
+- A history file that cannot be used at all (a directory, a FIFO or a device in its place, an
+  immutable or unwritable file) never stops the daemon either: it watches without history
+  (in memory), raises `daemon:storage` as CRITICAL, and tries the file every cycle.
+- An alert book that no reader could use (not a regular file, over 16 MiB, not UTF-8, not
+  JSON, nested absurdly deep) is moved aside as `alert-book.json.damaged-TIME` and said once;
+  the history's copy is used instead.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
 from nastui.control.latest import write_public
-from nastui.core.alerting import AlertBook, decode_book, encode_book
+from nastui.core.alerting import AlertBook, book_from_record, book_record
 from nastui.core.codec import dumps
 from nastui.core.events import same_for_events
 from nastui.daemon.bookfile import BOOK_FILE, SPARE_FILE, BookFile
 from nastui.daemon.fanlog import Log
+from nastui.daemon.outbox import Outbox, outbox_from
 from nastui.history.db import DAMAGED, FULL, IN_MEMORY, History, HistoryError
 from nastui.history.salvage import start_over
 from nastui.model import Acknowledgement, Alert, Health, HostSnapshot, Notice, Subject
+from nastui.safeio import loads_json
 
 BOOK = "alert-book"
 STORAGE_KEY = "daemon:storage"
@@ -50,10 +61,12 @@ class Keeper:
         self.books: BookFile | None = BookFile(history.path.parent) if real else None
         self._in_spare = False  # the book went into the spare (said once)
         self._reopen: Path | None = None  # a history file to open again once it can be made
+        self._unusable: str | None = None  # why that file cannot be used (not for lack of room)
         self._pending: list[tuple[str, tuple[Notice, ...], str]] = []
         self._dropped = 0
         self._acks: tuple[Acknowledgement, ...] = ()
         self._kept: dict[str, str] = {}  # "file"/"history" -> the book's text last written there
+        self._book_text: str | None = None  # the last committed (book and outbox)
         self._kept_latest: dict[str, HostSnapshot] = {}
         self.problems: dict[str, str] = {}  # this cycle's failed writes: what -> one line
         self._written: set[str] = set()  # what this cycle wrote
@@ -66,13 +79,10 @@ class Keeper:
 
     @classmethod
     def open(cls, path: Path, log: Log) -> Keeper:
-        """Open the history file at `path`; a damaged one is moved aside and a new one made,
-        and when there is no room for one the daemon starts with a history in memory.
-
-        Raises:
-            HistoryError: the file cannot be opened for another reason (permission: the
-                daemon should not start, and says so).
-        """
+        """Open the history file at `path`; a damaged one is moved aside and a new one made.
+        Never raises: when there is no room for one, or it cannot be used at all (a
+        directory, a device, an immutable or unwritable file), the daemon watches with a
+        history in memory, says why in its storage alert, and tries the file every cycle."""
         try:
             return cls(History.open(path), log)
         except HistoryError as exc:
@@ -85,11 +95,10 @@ class Keeper:
             else:
                 log.error(salvaged.describe(f"damaged ({error.detail})"))
                 return cls(salvaged.history, log)
-        if error.kind != FULL:
-            raise error
         keeper = cls(History.in_memory(), log)  # the first cycle says why, and retries
         keeper.books = BookFile(path.parent)
         keeper._reopen = path
+        keeper._unusable = None if error.kind == FULL else str(error)
         return keeper
 
     def _check_at_start(self) -> None:
@@ -97,9 +106,11 @@ class Keeper:
         if damage is not None:
             self._start_over(damage)
 
-    def load_book(self) -> AlertBook:
-        """The alert book: the side file's (or its spare's, when newer), else the history's
-        copy, else an empty one."""
+    def load(self) -> tuple[AlertBook, Outbox]:
+        """The alert book and what is still owed to the notifiers: the side file's (or its
+        spare's, when newer), else the history's copy, else empty ones. A side file that can
+        never be read (a FIFO, a directory, a huge or malformed file) is moved aside, and said
+        once."""
         texts = self._book_texts()
         copy = self.state(BOOK)
         if self.history.was_empty:
@@ -111,31 +122,48 @@ class Keeper:
             self.log.warning(
                 f"history {self.history.path} was empty (0 bytes): a new one was started; {known}"
             )
-        candidates: list[tuple[str, object]] = [*texts]
+        candidates: list[tuple[str, Path | str]] = [*texts]
         if copy:
             candidates.append((copy, f"{self.history.path} ({BOOK})"))
         for text, source in candidates:
             try:
-                book = decode_book(text, str(source))
+                data = loads_json(text)
+                book = book_from_record(data, str(source))
             except ValueError as exc:
-                self.log.warning(f"{exc}; not used")
+                if isinstance(source, Path):
+                    self._set_aside(source, f"{source}: not an alert state file ({exc})")
+                else:
+                    self.log.warning(f"{source}: not an alert state file ({exc}); not used")
                 continue
             primary = next((t for t, where in texts if where.name == BOOK_FILE), "")
             self._kept = {"file": primary, "history": copy or ""}
-            return book
-        return AlertBook()
+            return book, outbox_from(data)
+        return AlertBook(), Outbox()
 
     def _book_texts(self) -> list[tuple[str, Path]]:
         if self.books is None:
             return []
+        texts, unreadable = self.books.texts()
+        for path, why, bad in unreadable:
+            if bad:
+                self._set_aside(path, why)
+            else:
+                self.log.warning(f"alert book: {why}; not used")
+        return texts
+
+    def _set_aside(self, path: Path, why: str) -> None:
+        assert self.books is not None
         try:
-            return list(self.books.texts())
+            aside = self.books.set_aside(path)
         except OSError as exc:
-            self.log.warning(f"alert book {self.books.path}: {exc}")
-            return []
+            self.log.error(f"alert book: {why}; not used, and not moved aside: {exc}")
+            return
+        self.log.warning(f"alert book: {why}: moved aside to {aside.name}, not used")
 
     def describe(self) -> str:
         """The history file for the start line ("... (in memory until it can be made)")."""
+        if self._reopen is not None and self._unusable is not None:
+            return f"{self._reopen} (cannot be used: watching without history until it can)"
         if self._reopen is not None:
             return f"{self._reopen} (in memory until it can be made)"
         return str(self.history.path)
@@ -184,29 +212,38 @@ class Keeper:
         self._try("history", remove)
         return done
 
-    def keep(
-        self,
-        book: AlertBook | None,
-        snapshots: Sequence[HostSnapshot],
-        encoded: Mapping[str, str],
-        prune: Callable[[History], object] | None,
-    ) -> None:
-        """Write the book (when `book`), the queued alert log, each host's last snapshot when
-        it changed, the snapshots' history rows, and `prune` when given."""
-        self._try_reopen()
-        text = encode_book(book) if book is not None else None
+    def commit(self, book: AlertBook, outbox: Outbox) -> None:
+        """Write the book and the outbox to the book's file now, durably (fsync'd, renamed):
+        before any notice is sent, and after each batch a notifier took."""
+        text = json.dumps({**book_record(book), "outbox": outbox.record()}, separators=(",", ":"))
+        self._book_text = text
         kept = (self._kept.get("file"), self._kept.get("spare"))
-        if text is not None and self.books is not None and text not in kept:
+        if self.books is not None and text not in kept:
             self._try("alert book", lambda: self._write_book(text))
+
+    def keep_latest(self, snapshots: Sequence[HostSnapshot], encoded: Mapping[str, str]) -> None:
+        """Write each host's last snapshot when what events compare changed: after `commit`
+        and before sending, so that a restart derives no event twice."""
+
+        def latest() -> None:
+            for current in snapshots:
+                self._keep_latest(current, encoded)
+
+        self._try("history", latest)
+
+    def keep(
+        self, snapshots: Sequence[HostSnapshot], prune: Callable[[History], object] | None
+    ) -> None:
+        """Write the queued alert log, the book's copy in the history, the snapshots' history
+        rows, and `prune` when given."""
+        self._try_reopen()
+        text = self._book_text
 
         def history() -> None:
             self._flush_notices()
-            if text is not None:
-                if text != self._kept.get("history"):
-                    self.history.put_state(BOOK, text)
-                    self._kept["history"] = text
-                for current in snapshots:
-                    self._keep_latest(current, encoded)
+            if text is not None and text != self._kept.get("history"):
+                self.history.put_state(BOOK, text)
+                self._kept["history"] = text
             for current in snapshots:
                 self.history.record(current)
             if prune is not None:
@@ -278,6 +315,7 @@ class Keeper:
         except HistoryError as exc:
             self.history = History.in_memory()
             self._reopen = path
+            self._unusable = None if exc.kind == FULL else f"history {path}: damaged ({why}); {exc}"
             self.problems.setdefault("history", f"history {path}: damaged ({why}); {exc}")
             return
         self.history = salvaged.history
@@ -290,11 +328,12 @@ class Keeper:
             history = History.open(self._reopen)
         except HistoryError as exc:
             self.problems.setdefault("history", str(exc))
+            self._unusable = None if exc.kind == FULL else str(exc)
             return
         with contextlib.suppress(Exception):
             self.history.close()
         self.history = history
-        self._reopen = None
+        self._reopen = self._unusable = None
         self._forget_written()
 
     def _forget_written(self) -> None:
@@ -321,10 +360,21 @@ class Keeper:
         elif self._streak is None:
             self._streak = (now, next(iter(self._failing.values())))
 
-    def alerts(self) -> list[Alert]:
-        """The storage alert while writes fail (empty otherwise)."""
+    def alerts(self, now: float) -> list[Alert]:
+        """The storage alert while writes fail (empty otherwise): CRITICAL while the history
+        file cannot be used at all, WARNING while writes fail for lack of room."""
+        if self._streak is None and self._unusable is not None:
+            self._streak = (now, self._unusable)  # known before any write was tried
         if self._streak is None:
             return []
         since, line = self._streak
-        message = f"{line}: alerts are still sent; history is not kept until there is room"
-        return [Alert(STORAGE_KEY, Health.WARNING, Subject.HOST, "nastui state", message, since)]
+        if self._unusable is not None:
+            message = (
+                f"{self._unusable}; watching without history (no trends, no alert log) until "
+                "it can be used; alerts are still sent, each once"
+            )
+            health = Health.CRITICAL
+        else:
+            message = f"{line}: alerts are still sent; history is not kept until there is room"
+            health = Health.WARNING
+        return [Alert(STORAGE_KEY, health, Subject.HOST, "nastui state", message, since)]

@@ -1,37 +1,35 @@
 """The daemon's optional `/metrics` endpoint: Prometheus scrapes the latest assessed snapshot.
 
-`nastui daemon --metrics-listen 127.0.0.1:19633` serves, on `/metrics`, the same families the
-textfile export writes (`nastui.core.prometheus.families`), as the last cycle left them: a
-scrape never polls (no smartctl, no SNMP, no disk woken by a scrape), and before the first
-cycle the page is empty. The server is prometheus_client's (an optional extra,
-`pip install 'nastui[prometheus]'`; Debian: python3-prometheus-client), in its own thread, on
-a registry that holds only nastui's families. A bare port listens on 127.0.0.1 only: the
-page has no authentication, so serving it to the network is a choice written out in full
-(`0.0.0.0:19633`), and said in the log.
+`nastui daemon --metrics-listen 127.0.0.1:19633` serves, on `/metrics`, the same text the
+textfile export writes (`nastui.core.prometheus.families`, formatted once per cycle), as the
+last cycle left it: a scrape never polls (no smartctl, no SNMP, no disk woken by a scrape),
+and before the first cycle the page is empty. The server is nastui's own, standard library
+only (`nastui.daemon.boundedhttp`): one thread, a few connections, timeouts, and descriptors
+kept in reserve, so that a local user holding a thousand connections open can slow a scrape
+but never the alerts. A bare port listens on 127.0.0.1 only: the page has no authentication,
+so serving it to the network is a choice written out in full (`0.0.0.0:19633`), and said in
+the log.
 """
 
 from __future__ import annotations
 
 import ipaddress
-import threading
-from collections.abc import Iterator, Sequence
+import socket
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
 
-from nastui.core.promtext import Family
-
-if TYPE_CHECKING:
-    from wsgiref.simple_server import WSGIServer
+from nastui.core.promtext import Family, format_families
+from nastui.daemon.boundedhttp import BACKLOG, BoundedServer, Counts, Limits, Page
 
 # Not 9633 (smartctl_exporter's): Prometheus's registry of exporter ports, 9100-9999, has been
 # fully allocated since 2023, so any default in it collides with some exporter. 19633 lies
 # outside it, below Linux's ephemeral range (32768-60999) and in no /etc/services.
 DEFAULT_PORT = 19633
-INSTALL_HINT = "pip install 'nastui[prometheus]' (Debian: apt install python3-prometheus-client)"
+CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
 
 class MetricsUnavailable(Exception):
-    """The endpoint cannot be served: prometheus_client missing, or the address refused."""
+    """The endpoint cannot be served: the address is refused (taken, not this machine's)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,37 +73,19 @@ def parse_listen(text: str) -> ListenAddress:
     return ListenAddress(str(address), int(port_text))
 
 
-class _Collector:
-    """A prometheus_client collector yielding the families last published."""
-
-    def __init__(self) -> None:
-        self.families: tuple[Family, ...] = ()
-
-    def collect(self) -> Iterator[Any]:
-        from prometheus_client.core import Metric
-
-        for family in self.families:  # one reference, swapped whole by `publish`
-            if not family.samples:
-                continue
-            metric = Metric(family.name, family.help, "gauge")
-            for labels, value in family.samples.items():
-                metric.add_sample(family.name, dict(labels), value)
-            yield metric
-
-
 class MetricsServer:
     """The endpoint: `start`, then `publish` after every cycle, `close` at the end."""
 
-    def __init__(self, address: ListenAddress) -> None:
+    def __init__(self, address: ListenAddress, limits: Limits | None = None) -> None:
         self.address = address
-        self._collector = _Collector()
-        self._server: WSGIServer | None = None
-        self._thread: threading.Thread | None = None
+        self._limits = limits or Limits()
+        self._body = b""
+        self._server: BoundedServer | None = None
 
     @property
     def port(self) -> int:
         """The port listened on (the one chosen, for port 0)."""
-        return self._server.server_port if self._server is not None else self.address.port
+        return self._server.port if self._server is not None else self.address.port
 
     @property
     def url(self) -> str:
@@ -114,35 +94,43 @@ class MetricsServer:
         shown = f"[{host}]" if ":" in host else host
         return f"http://{shown}:{self.port}/metrics"
 
+    @property
+    def counts(self) -> Counts:
+        """Scrapes served and connections dropped unanswered so far."""
+        return self._server.counts if self._server is not None else Counts()
+
     def start(self) -> None:
-        """Listen and serve in a daemon thread. Raises MetricsUnavailable."""
+        """Listen and serve in a thread of its own. Raises MetricsUnavailable."""
+        host = self.address.host
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
         try:
-            from prometheus_client import CollectorRegistry, start_http_server
-        except ImportError:
-            raise MetricsUnavailable(
-                f"--metrics-listen needs prometheus_client: {INSTALL_HINT}"
-            ) from None
-        registry = CollectorRegistry(auto_describe=False)
-        registry.register(self._collector)
-        try:
-            self._server, self._thread = start_http_server(
-                self.address.port, addr=self.address.host, registry=registry
+            listener = socket.create_server(
+                (host, self.address.port),
+                family=family,
+                backlog=BACKLOG,
+                dualstack_ipv6=host == "::" and socket.has_dualstack_ipv6(),
             )
         except OSError as exc:
             raise MetricsUnavailable(
                 f"cannot listen on {self.address} for metrics: {exc.strerror or exc} "
                 "(choose another port with --metrics-listen)"
             ) from None
+        self._server = BoundedServer(listener, self._page, self._limits)
+        self._server.start()
+
+    def _page(self, method: str, path: str) -> Page:
+        if method not in ("GET", "HEAD"):
+            return Page("405 Method Not Allowed", "text/plain", b"GET /metrics\n")
+        if path.split("?", 1)[0] not in ("/metrics", "/"):
+            return Page("404 Not Found", "text/plain", b"nastui serves /metrics\n")
+        return Page("200 OK", CONTENT_TYPE, self._body)
 
     def publish(self, families: Sequence[Family]) -> None:
-        """Serve these from now on (the last cycle's)."""
-        self._collector.families = tuple(families)
+        """Serve these from now on (the last cycle's), formatted once."""
+        self._body = format_families(families).encode("utf-8")  # one reference, swapped whole
 
     def close(self) -> None:
         """Stop serving."""
         if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-        self._server = self._thread = None
+            self._server.close()
+        self._server = None

@@ -1,16 +1,19 @@
 """One cycle of `nastui daemon`: collect, assess, decide what to tell, tell it, remember.
 
     poll the local host (and the fleet when due) -> alerts (a drive swap's wrong pull or second
-    failure among them: `nastui.core.swapalerts`) with acknowledgements applied ->
-    the alert engine (new / worse / repeat / recovered) and one-off events -> one batch per
-    host through every notifier -> the alert book, the alert log, the history and the latest
-    snapshot (for `nastui snmp-agent` and `nastui export`) written.
+    failure among them: `nastui.core.swapalerts`; a notifier that does not deliver) with
+    acknowledgements applied -> the alert engine (new / worse / repeat / recovered) and one-off
+    events -> one batch per host, owed to every notifier (`nastui.daemon.outbox`) -> the book
+    and the outbox committed (fsync) -> each host's last snapshot kept -> what is due sent
+    (`nastui.daemon.postman`; each batch taken committed at once) -> the alert log, the
+    history and the latest snapshot (for `nastui snmp-agent` and `nastui export`) written.
 
-The alert book is saved after every cycle that changed it, so a restart mid-incident does not
-send again what was sent. When every notifier failed, the book is not advanced: the same notices
-are tried again next cycle rather than lost. Each host's last snapshot is kept in the history
-too (for events after a restart), rewritten only when what events compare (its pools) changed;
-the local snapshot is encoded once per cycle, for that and for latest.json. Every write goes
+The book and the outbox are committed before anything is sent, so a restart (even after a
+SIGKILL) neither repeats what was sent (but the batch a notifier was sending at that moment)
+nor loses what was decided. A notifier that fails keeps what it is owed until it answers.
+Each host's last snapshot is kept in the history too (for events after a restart), rewritten
+only when what events compare (its pools) changed, after the commit and before sending; the
+local snapshot is encoded once per cycle, for that and for latest.json. Every write goes
 through `nastui.daemon.keeper.Keeper`, which never lets a full disk or a damaged history file
 stop the cycle (and raises the storage alert, which joins the others here).
 """
@@ -18,7 +21,8 @@ stop the cycle (and raises the storage alert, which joins the others here).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -28,13 +32,15 @@ from nastui.control.statefile import StateError
 from nastui.core.ack import apply_alert_acks
 from nastui.core.alerting import AlertBook, AlertPolicy, evaluate, prune_alert_acks
 from nastui.core.assess import fleet_alerts
+from nastui.core.clock import due
 from nastui.core.codec import dumps, loads
 from nastui.core.events import events
 from nastui.core.prometheus import families, format_families
-from nastui.daemon.delivery import Delivery, deliver
+from nastui.daemon.delivery import Delivery
 from nastui.daemon.fanlog import Log
 from nastui.daemon.keeper import Keeper
 from nastui.daemon.metrics_http import MetricsServer
+from nastui.daemon.postman import Postman
 from nastui.daemon.selftestduty import SelftestDuty
 from nastui.daemon.swapstatus import alerts_with_swap
 from nastui.history.db import History
@@ -81,6 +87,7 @@ class Monitor:
         keep_days: float = 90.0,
         prometheus: Path | None = None,
         metrics: MetricsServer | None = None,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         self.session = session
         self.keeper = history if isinstance(history, Keeper) else Keeper(history, log)
@@ -93,7 +100,13 @@ class Monitor:
         self.metrics = metrics
         alerts = session.config.alerts
         self.policy = AlertPolicy(repeat_interval_s=alerts.repeat_interval_s)
-        self.state = MonitorState(book=self.keeper.load_book())
+        book, self.outbox = self.keeper.load()
+        self.state = MonitorState(book=book)
+        self.postman = Postman(notifiers, log, monotonic=monotonic)
+        self._monotonic = monotonic
+        self._fleet_every = session.config.poll.fleet_s
+        self._dropped_told = 0  # /metrics connections dropped, as last logged
+        self._dropped_at: float | None = None
         self._failure: str | None = None  # the failing cycle's error, while it lasts
         self._swap_error: str | None = None  # the swap file's, while it lasts
         self._host = session.config.hostname or "localhost"
@@ -116,13 +129,11 @@ class Monitor:
         except ValueError:
             return None
 
-    async def _poll_fleet(self, now: float) -> tuple[FleetHost, ...]:
-        due = self.state.fleet_polled_at is None or (
-            now - self.state.fleet_polled_at >= self.session.config.poll.fleet_s
-        )
-        if self.fleet is not None and due:
+    async def _poll_fleet(self) -> tuple[FleetHost, ...]:
+        tick = self._monotonic()  # the fleet's schedule never follows a wall clock set back
+        if self.fleet is not None and due(self.state.fleet_polled_at, tick, self._fleet_every):
             self.state.fleet = await self.fleet.poll()
-            self.state.fleet_polled_at = now
+            self.state.fleet_polled_at = tick
         return self.state.fleet
 
     async def cycle(self) -> list[Delivery]:
@@ -148,7 +159,7 @@ class Monitor:
         now = self.session.clock.now()
         message = f"the monitoring cycle fails ({text}): nothing is watched until it works again"
         alert = Alert(CYCLE_KEY, Health.CRITICAL, Subject.HOST, "nastui daemon", message, now)
-        return await self._tell([Notice(NoticeKind.FIRING, alert, now)], self._host)
+        return await self._tell([Notice(NoticeKind.FIRING, alert, now)], self._host, now)
 
     async def step(self) -> list[Delivery]:
         """One cycle; returns how the notices went (empty when there was nothing to say)."""
@@ -156,9 +167,10 @@ class Monitor:
         snapshot = await self.session.poll()
         self._host = snapshot.host
         now = self.session.clock.now()
-        fleet = await self._poll_fleet(now)
+        fleet = await self._poll_fleet()
         acks = (*self.keeper.acks(), *self.session.alert_acks())  # acks.json wins a tie
-        alerts = self._with_swap(snapshot, [*snapshot.alerts, *self.keeper.alerts()])
+        own = [*self.keeper.alerts(now), *self.postman.alerts(snapshot.host)]
+        alerts = self._with_swap(snapshot, [*snapshot.alerts, *own])
         for host in fleet:
             alerts.extend(fleet_alerts(host, now))
         alerts = list(apply_alert_acks(alerts, acks, now))
@@ -173,18 +185,16 @@ class Monitor:
             extra.extend(tests.notices)
             if tests.lines:
                 self.keeper.log_notices(snapshot.host, tests.records(snapshot.host, now), "kept")
-        deliveries = await self._tell([*notices, *extra], snapshot.host)
-        delivered = all(d.delivered for d in deliveries)
-        if delivered:
-            self.state.book = book
-            for current in snapshots:
-                self.state.previous[current.host] = current
-            self._forget_acks(acks, book, now)
         local = dataclasses.replace(
             snapshot, alerts=tuple(a for a in alerts if a.host in ("", snapshot.host))
         )
         text = dumps(local)
-        self._remember(book if delivered else None, snapshots, now, {snapshot.host: text})
+        self.state.book = book
+        deliveries = await self._tell(
+            [*notices, *extra], snapshot.host, now, snapshots, {snapshot.host: text}
+        )
+        self._forget_acks(acks, book, now)
+        self._remember(snapshots, now)
         self._publish(local, text)
         self._export(local, fleet, alerts)
         self.keeper.end(now)
@@ -213,11 +223,21 @@ class Monitor:
         for key in sorted(done):
             self.log.info(f"acknowledgement of {key} lapsed")
 
-    async def _tell(self, notices: Sequence[Notice], local: str) -> list[Delivery]:
+    async def _tell(
+        self,
+        notices: Sequence[Notice],
+        local: str,
+        now: float,
+        snapshots: Sequence[HostSnapshot] = (),
+        encoded: Mapping[str, str] | None = None,
+    ) -> list[Delivery]:
+        """Owe the notices (one batch per host) to every notifier, commit the book and the
+        outbox, keep the snapshots events compare with, then send what is due."""
         by_host: dict[str, list[Notice]] = {}
         for notice in notices:
             by_host.setdefault(notice.alert.host or local, []).append(notice)
-        deliveries = []
+        fresh = []
+        unsent = []
         for host, batch in by_host.items():
             for notice in batch:
                 alert = notice.alert
@@ -225,32 +245,38 @@ class Monitor:
                 self.log.info(
                     f"alert {notice.kind.value} {alert.health.name} {where}: {alert.message}"
                 )
-            # Sent as this box (its name in the subject and the footer), about `host`.
-            delivery = await deliver(self.notifiers, local, batch)
-            for name, error in delivery.results:
-                if error is not None:
-                    self.log.warning(f"alert to {name} not delivered: {error}")
-            self.keeper.log_notices(host, batch, delivery.describe())
-            deliveries.append(delivery)
-        return deliveries
+            owed = self.outbox.add(host, batch, self.postman.names)
+            if owed is not None:
+                fresh.append(owed)
+            elif not self.postman.names:
+                unsent.append(Delivery(host, tuple(batch), ()))
+        for dropped in self.outbox.trim(now):
+            self.log.warning(
+                f"alerts: {len(dropped.notices)} notice(s) about {dropped.host} dropped "
+                f"unsent to {', '.join(dropped.owed)} (kept a week or 1000 batches at most)"
+            )
+        self.keeper.commit(self.state.book, self.outbox)  # decided: owed even after a kill
+        if snapshots:
+            self.keeper.keep_latest(snapshots, encoded or {})
+            for current in snapshots:
+                self.state.previous[current.host] = current
+        deliveries = await self.postman.post(
+            self.outbox, lambda: self.keeper.commit(self.state.book, self.outbox), now, fresh, local
+        )
+        for delivery in [*unsent, *deliveries]:
+            self.keeper.log_notices(delivery.host, delivery.notices, delivery.describe())
+        return [*unsent, *deliveries]
 
-    def _remember(
-        self,
-        book: AlertBook | None,
-        snapshots: Sequence[HostSnapshot],
-        now: float,
-        encoded: Mapping[str, str],
-    ) -> None:
-        """Write the book and each host's last snapshot when changed (`encoded`: host -> a
-        snapshot's text already made), the history's rows, and prune once a day."""
+    def _remember(self, snapshots: Sequence[HostSnapshot], now: float) -> None:
+        """Write the history's rows and the book's copy, and prune once a day."""
         prune = None
-        if self.state.pruned_at is None or now - self.state.pruned_at >= PRUNE_EVERY_S:
+        if due(self.state.pruned_at, now, PRUNE_EVERY_S):
 
             def prune(history: History) -> None:
                 history.prune(now, self.keep_days)
                 self.state.pruned_at = now
 
-        self.keeper.keep(book, snapshots, encoded, prune)
+        self.keeper.keep(snapshots, prune)
 
     def _publish(self, snapshot: HostSnapshot, text: str) -> None:
         if self.latest_path is not None:
@@ -280,3 +306,18 @@ class Monitor:
             self.keeper.publish("prometheus file", self.prometheus, format_families(found))
         if self.metrics is not None:
             self.metrics.publish(found)
+            self._metrics_pressure()
+
+    def _metrics_pressure(self) -> None:
+        """Say, at most hourly, that /metrics closes connections unanswered (someone holds it
+        open): the endpoint is bounded, the alerts are not affected."""
+        assert self.metrics is not None
+        dropped = self.metrics.counts.dropped
+        tick = self._monotonic()
+        if dropped > self._dropped_told and due(self._dropped_at, tick, 3600.0):
+            self.log.warning(
+                f"metrics: {dropped - self._dropped_told} connection(s) to /metrics closed "
+                "unanswered (held open without a whole request, or over the limit of 16): "
+                "scrapes may be slower, alerts are not affected"
+            )
+            self._dropped_told, self._dropped_at = dropped, tick

@@ -7,11 +7,12 @@
   its own schedule inside, so SMART is still read every few minutes and temperatures every
   30 s).
 - Way out: SIGTERM or SIGINT (exit 0), `--once` after one cycle, `--cycles N` after N.
-- What never stops it: storage (a full disk, a damaged or empty history file: see
-  `nastui.daemon.keeper`), and a cycle that fails for a reason nobody foresaw (an unexpected
-  line in /proc, a bug): that is logged in one line, sent once as a CRITICAL `daemon:cycle`
-  alert through the notifiers, and the next cycle tries again. Exiting would not help: under
-  `Restart=on-failure` a restart repeats the same failure, and meanwhile nothing is watched.
+- What never stops it: storage (a full disk, a damaged, empty or unusable history file, a bad
+  alert book: see `nastui.daemon.keeper`), and a cycle that fails for a reason nobody
+  foresaw (an unexpected line in /proc, a bug): that is logged in one line, sent once as a
+  CRITICAL `daemon:cycle` alert through the notifiers, and the next cycle tries again.
+  Exiting would not help: under `Restart=on-failure` a restart repeats the same failure, and
+  meanwhile nothing is watched.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from nastui.daemon.fanlog import Log
 from nastui.daemon.keeper import Keeper
 from nastui.daemon.metrics_http import ListenAddress, MetricsServer, MetricsUnavailable
 from nastui.daemon.monitor import Monitor
-from nastui.history.db import HISTORY_FILE, HistoryError
+from nastui.history.db import HISTORY_FILE
 from nastui.notify import notifiers_from
 from nastui.session import Source, open_or_explain
 
@@ -76,11 +77,7 @@ def run_daemon(
         print(f"nastui: daemon: {exc}", file=err)
         return exits.EX_CANTCREAT
     log = Log(out, env)
-    try:
-        keeper = Keeper.open(options.history or state / HISTORY_FILE, log)
-    except HistoryError as exc:
-        print(f"nastui: daemon: {exc}", file=err)
-        return exits.EX_CANTCREAT
+    keeper = Keeper.open(options.history or state / HISTORY_FILE, log)  # never refuses
     metrics = None
     if options.metrics_listen is not None:
         metrics = MetricsServer(options.metrics_listen)

@@ -2,11 +2,15 @@
 and start tests (`nastui.daemon.selftests.follow_and_start`), keep the book, log what happened.
 
 A book that cannot be read or written is one log line (once while it lasts), never a failed
-cycle; without a state directory nothing is started (the results could not be followed).
+cycle; without a state directory nothing is started (the results could not be followed), and
+under `--root` nothing ever is (the tree's drives are not this machine's: one log line).
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from nastui.collectors.confine import is_other_box
 from nastui.control.selftest import Tester, load_book, save_book
 from nastui.control.statefile import StateError
 from nastui.daemon.fanlog import Log
@@ -29,6 +33,10 @@ class SelftestDuty:
         policy = self.session.config.selftest
         state_dir = self.session.state_dir
         if state_dir is None or not snapshot.drives:
+            return None
+        root = getattr(self.session.backend, "root", None)
+        if isinstance(root, Path) and is_other_box(root):
+            self._trouble(f"not started under --root {root}: its drives are not this machine's")
             return None
         try:
             book = load_book(state_dir)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from nastui.collectors.runner import run as run_command
 from nastui.control.selftest import SmartctlTester, Tester
+from nastui.core.clock import due
 from nastui.core.selftest_book import Book, DriveTests, Result, Run, finished, log_times
 from nastui.core.selftest_plan import Candidate, Decision, SelftestKind, SelftestPolicy, plan
 from nastui.core.selftest_text import Progress, StartAnswer, StartOutcome
@@ -54,7 +55,7 @@ def tester_for(backend: object, timeout: float = 20.0) -> Tester:
     """The simulator's tester on the demo, smartctl's elsewhere."""
     if isinstance(backend, SimBackend):
         return SimTester()
-    return SmartctlTester(run_command, timeout=timeout)
+    return SmartctlTester(getattr(backend, "run", run_command), timeout=timeout)
 
 
 def vdev_groups(snapshot: HostSnapshot) -> Iterator[tuple[str, ...]]:
@@ -145,7 +146,7 @@ async def follow(
         run, drive = page.running, drives.get(key)
         if run is None:
             continue
-        if run.read_at is not None and now - run.read_at < every_s:
+        if not due(run.read_at, now, every_s):
             continue
         if drive is None or drive.power.spun_down:
             if now - run.started_at > GIVE_UP_S:

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import json
+import os
 import sqlite3
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -27,14 +29,17 @@ from nastui.history.record import (
     counter_changes,
     finished_scans,
     samples,
+    zfs_pool_names,
 )
 from nastui.model import Acknowledgement, HostSnapshot, Notice
+from nastui.safeio import UnsafeFileError, open_regular
 
 HISTORY_FILE = "history.sqlite"
 SCHEMA_VERSION = 1
 BUSY_TIMEOUT_S = 5.0
 IN_MEMORY = Path(":memory:")
 _DAY = 86400.0
+_ZFS_POOLS = "zfs-pools:"  # state row: the ZFS pools ever seen on a host, a JSON list
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -117,6 +122,22 @@ def _error(path: Path, exc: Exception) -> HistoryError:
     return HistoryError(f"history {path}: {text}")
 
 
+def _regular_or_absent(path: Path) -> None:
+    """Refuse a history path that is there and is not a regular file (a directory, a FIFO
+    SQLite would wait on, a link to /dev/zero), before SQLite opens it.
+
+    Raises:
+        HistoryError: it is not a regular file.
+        OSError: it cannot be looked at.
+    """
+    try:
+        os.close(open_regular(path))
+    except FileNotFoundError:
+        return
+    except UnsafeFileError as exc:
+        raise HistoryError(f"history {exc}: move it aside") from None
+
+
 def _created(conn: sqlite3.Connection) -> sqlite3.Connection:
     """`conn` with the schema made (if it was not there yet)."""
     conn.executescript(_SCHEMA)
@@ -133,6 +154,7 @@ class History:
         self.path = path
         self._last_kept: dict[str, dict[str, tuple[float, float]]] = {}
         self._counters: dict[str, dict[tuple[str, str], int]] = {}
+        self._zfs_pools: dict[str, frozenset[str]] = {}
         self.was_empty = False  # the file was there with 0 bytes: a new database was made in it
 
     @classmethod
@@ -140,6 +162,7 @@ class History:
         """Open (and for a writer create) the file. Raises `HistoryError`."""
         was_empty = False
         try:
+            _regular_or_absent(path)
             if readonly:
                 if not path.exists():
                     raise HistoryError(f"history {path}: not there yet: `nastui daemon` creates it")
@@ -240,7 +263,16 @@ class History:
         new_samples = list(samples(snapshot, last_kept))
         changes = list(counter_changes(snapshot, known))
         scans = list(finished_scans(snapshot))
+        seen = self._zfs_pools.get(snapshot.host)
+        if seen is None:
+            seen = self._zfs_pools[snapshot.host] = frozenset(self.zfs_pools(snapshot.host))
+        pools = seen | zfs_pool_names(snapshot)
         with self._tx() as conn:
+            if pools != seen:
+                conn.execute(
+                    "INSERT OR REPLACE INTO state VALUES (?, ?)",
+                    (_ZFS_POOLS + snapshot.host, json.dumps(sorted(pools))),
+                )
             conn.executemany(
                 "INSERT INTO samples VALUES (?, ?, ?, ?)",
                 [(s.host, s.metric, s.at, s.value) for s in new_samples],
@@ -271,7 +303,17 @@ class History:
             last_kept[s.metric] = (s.at, s.value)
         for c in changes:
             known[(c.drive, c.counter)] = c.value
+        self._zfs_pools[snapshot.host] = pools
         return len(new_samples) + len(changes) + new_scans
+
+    def zfs_pools(self, host: str) -> tuple[str, ...]:
+        """Every ZFS pool `record` ever saw on `host`, sorted (none: an empty tuple)."""
+        text = self.state(_ZFS_POOLS + host)
+        try:
+            names = json.loads(text) if text else []
+        except ValueError:
+            return ()
+        return tuple(sorted(str(n) for n in names)) if isinstance(names, list) else ()
 
     def log_notices(self, host: str, notices: Iterable[Notice], delivery: str) -> None:
         """Add sent (or failed) notices to the alert log; `delivery` says how it went."""

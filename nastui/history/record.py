@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from nastui.core.store import metrics_of
-from nastui.model import Drive, HostSnapshot, ScanState
+from nastui.model import Drive, HostSnapshot, PoolKind, ScanState
 
 KEEP_EVERY_S = 600.0
 KEEP_DELTA = 1.0
@@ -136,3 +136,9 @@ def finished_scans(snapshot: HostSnapshot) -> Iterator[ScanRecord]:
                 scan.errors,
                 scan.bytes_done,
             )
+
+
+def zfs_pool_names(snapshot: HostSnapshot) -> frozenset[str]:
+    """The ZFS pools `snapshot` shows (kept so that a ZFS that later cannot be read is known to
+    have had pools: `nastui.collectors.zfs.known`)."""
+    return frozenset(p.name for p in snapshot.pools if p.kind is PoolKind.ZFS)

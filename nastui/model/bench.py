@@ -60,6 +60,12 @@ class BenchTarget:
         ram_bytes: the machine's memory, for the page-cache warning.
         arc_max_bytes: the ZFS ARC's maximum size, when ZFS is loaded.
         backing: for a loop device, its backing file.
+        devno: the device number ("7:3") the path named when inspected: the device itself, or
+            the filesystem holding the directory. The run holds what has this number, never
+            whatever the path names later.
+        inode: the directory's inode, when the target is a directory.
+        footprint: what a write to the device lands on, one line each (the device, the
+            devices and files below it), as inspected: the run is stopped if it changes.
     """
 
     path: str
@@ -73,6 +79,9 @@ class BenchTarget:
     ram_bytes: int | None = None
     arc_max_bytes: int | None = None
     backing: str | None = None
+    devno: str | None = None
+    inode: int | None = None
+    footprint: tuple[str, ...] = ()
 
     @property
     def confirm_token(self) -> str:

@@ -108,6 +108,8 @@ class FanZone:
         setpoint_c: PID target temperature (the source NAS aimed its hottest drive at 40 C).
         kp, ki, kd: PID gains.
         stale_periods: a temperature older than this many periods sends the zone to 100 %.
+        trust_after: a sensor once lost is believed again only after this many plausible
+            readings in a row (until then the zone stays at 100 %).
     """
 
     name: str
@@ -119,3 +121,4 @@ class FanZone:
     ki: float = 0.1
     kd: float = 0.0
     stale_periods: int = 3
+    trust_after: int = 5

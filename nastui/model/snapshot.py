@@ -12,6 +12,7 @@ from nastui.model.alert import Alert
 from nastui.model.chassis import BaySlot, Chassis
 from nastui.model.drive import Drive
 from nastui.model.fan import Fan, Sensor
+from nastui.model.health import Health
 from nastui.model.policy import CollectorState
 from nastui.model.pool import Pool
 from nastui.model.ups import Ups
@@ -25,10 +26,14 @@ class CollectorError:
         source: the collector or item ("smart:sdc", "zfs", "hwmon").
         message: one line naming the thing and the fix
             ("zpool not found: install zfsutils-linux").
+        health: UNKNOWN (nastui cannot tell how the thing is), or CRITICAL when not being able
+            to read it is itself the failure (pools this box had, behind a ZFS module that
+            cannot be loaded).
     """
 
     source: str
     message: str
+    health: Health = Health.UNKNOWN
 
 
 @dataclass(frozen=True, slots=True)

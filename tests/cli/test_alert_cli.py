@@ -68,11 +68,13 @@ def test_log_lists_what_the_daemon_decided(tmp_path: Path) -> None:
     assert "[not sent: no notifier configured]" in log.stdout
 
 
-def test_daemon_with_an_unwritable_history_says_so(tmp_path: Path) -> None:
+def test_daemon_with_an_unwritable_history_says_so_and_watches(tmp_path: Path) -> None:
     blocked = tmp_path / "file"
     blocked.write_text("")
     result = nastui(
         "daemon", "--once", "--demo", "--history", str(blocked / "h.sqlite"), env=state(tmp_path)
     )
-    assert result.returncode == 73
-    assert result.stderr.startswith("nastui: daemon: history ") and "Traceback" not in result.stderr
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
+    assert "(cannot be used: watching without history until it can)" in result.stdout
+    assert "alert firing CRITICAL nano nastui state: history " in result.stdout

@@ -12,6 +12,7 @@ import pytest
 from nastui.sim import SCENARIOS
 from tests.cli.test_cli import nastui
 from tests.fakesys import SATA_PARENT, VIRTIO_PARENT, FakeDisk, build
+from tests.smartbox import SmartBox
 
 # 'label'=value[UOM];[warn];[crit];[min];[max], the label quoted, made of safe characters
 PERF_ITEM = re.compile(r"^'[A-Za-z0-9_.:-]+'=-?[0-9.]+(?:[A-Za-z%]+)?(?:;[0-9.]*){0,4}$")
@@ -94,15 +95,21 @@ def virtual_box(tmp_path: Path) -> tuple[Path, Path]:
 
 
 def test_a_vm_with_virtual_disks_and_no_pools_is_ok(tmp_path: Path) -> None:
+    """The tree is not this machine: none of this machine's programs runs against it (its
+    zpool, btrfs and smartctl would answer for the host, not the tree), and `status -v` says
+    so; the VM is OK with or without smartctl, its disks having no SMART anyway."""
     root, config = virtual_box(tmp_path)
     result = nastui("--root", str(root), "--config", str(config), "status")
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.startswith("NASTUI OK - vm: 2 drives, 0 pools, all OK | ")
     assert "virtual" not in result.stdout and "zpool" not in result.stdout
-    verbose = nastui("--root", str(root), "--config", str(config), "status", "--verbose")
+    verbose = nastui("--root", str(root), "--config", str(config), "--debug", "status", "-v")
     assert verbose.returncode == 0
     lines = verbose.stdout.splitlines()
-    assert "zfs      off: no zpool, no zfs module" in lines
+    assert "zfs      off: zpool not run under --root, no zfs module" in lines
+    assert "btrfs    off: btrfs not run under --root, no btrfs filesystem" in lines
+    ran = [line for line in verbose.stderr.splitlines() if "nastui.collectors.runner" in line]
+    assert ran and all("not run under --root" in line for line in ran), ran
     assert "md       off: no /proc/mdstat (md module not loaded)" in lines
     notes = [line for line in lines if "virtual disk: no SMART" in line]
     assert sorted(n.split(":")[0] for n in notes) == ["sdb", "vda"]  # once each
@@ -126,10 +133,11 @@ def test_ignore_rules_silence_a_drive(tmp_path: Path) -> None:
     (root / "proc/diskstats").write_text(DISKSTATS)
     config = tmp_path / "config.toml"
     config.write_text("")
-    plain = nastui("--root", str(root), "--config", str(config), "status")
+    env = SmartBox(tmp_path / "smart").env()  # a smartctl with no answer: this drive unread
+    plain = nastui("--root", str(root), "--config", str(config), "status", env=env)
     assert plain.returncode == 3, plain.stdout  # no SMART from a fake tree: UNKNOWN
     config.write_text('[[collectors.ignore]]\nmodel = "WDC WD40EFRX*"\nfindings = ["no-smart"]\n')
-    quiet = nastui("--root", str(root), "--config", str(config), "status", "--verbose")
+    quiet = nastui("--root", str(root), "--config", str(config), "status", "--verbose", env=env)
     assert quiet.returncode == 0, quiet.stdout
     assert "(ignored)" in quiet.stdout
 

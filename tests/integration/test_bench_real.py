@@ -17,8 +17,9 @@ from nastui.bench.runner import BenchRunner, Event, SampleReady
 from nastui.collectors.fio_host import LocalBenchHost
 from nastui.collectors.fio_target import inspect_target
 from nastui.model import BenchRun, BenchSettings, Phase, RunState
+from tests.blocklab import mounted, sh
 from tests.conftest import require_tool
-from tests.integration.test_guard_loops import loop_device, mounted, sh
+from tests.integration.test_guard_loops import loop_device
 
 pytestmark = pytest.mark.integration
 MIB = 1 << 20

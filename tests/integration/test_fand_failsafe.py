@@ -16,8 +16,8 @@ from tests.fandbox import (
     CONFIG,
     ORIGINAL,
     Box,
-    clean_env,
     fand_argv,
+    full_speed,
     in_control,
     make_box,
     running,
@@ -91,13 +91,6 @@ def test_after_sigkill_the_units_stop_post_forces_full_speed(
     daemon.kill()
     daemon.wait(timeout=10)
     assert box.state() == ("1", "112")  # killed: nothing could give it back
-    result = subprocess.run(
-        fand_argv(box, "--full-speed"),
-        capture_output=True,
-        text=True,
-        env=clean_env(),
-        timeout=60,
-        check=False,
-    )
+    result = full_speed(box)
     assert result.returncode == 0, result.stderr
     assert box.state() == ("1", "255")

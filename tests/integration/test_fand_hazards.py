@@ -17,8 +17,8 @@ from tests.fandbox import (
     CONFIG,
     ORIGINAL,
     Box,
-    clean_env,
     fand_argv,
+    full_speed,
     in_control,
     make_box,
     running,
@@ -51,17 +51,6 @@ def daemon(box: Box) -> Iterator[subprocess.Popen[bytes]]:
         yield proc
 
 
-def full_speed(box: Box, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        fand_argv(box, "--full-speed"),
-        capture_output=True,
-        text=True,
-        env=clean_env(env),
-        timeout=60,
-        check=False,
-    )
-
-
 @pytest.mark.parametrize("text", BROKEN.values(), ids=BROKEN.keys())
 def test_full_speed_after_a_crash_with_a_broken_file(
     box: Box, daemon: subprocess.Popen[bytes], text: str
@@ -74,9 +63,9 @@ def test_full_speed_after_a_crash_with_a_broken_file(
     assert result.returncode == 0, result.stdout + result.stderr
     assert box.state() == ("1", "255")
     lines = result.stdout.splitlines()
-    assert lines[0].startswith("fand --full-speed: configuration invalid (config.toml")
-    pwm2 = box.hwmon.resolve() / "pwm2"
-    assert f"hwmon nct6779 pwm2: full speed [{pwm2}_enable = 1; {pwm2} = 255]" in lines
+    pwm2 = box.hwmon.resolve() / "pwm2"  # full speed first, the file read only after it
+    assert lines[0] == f"hwmon nct6779 pwm2: full speed [{pwm2}_enable = 1; {pwm2} = 255]"
+    assert lines[1].startswith("fand --full-speed: configuration invalid (config.toml")
 
 
 def test_full_speed_runs_the_ipmi_commands_of_a_broken_file(box: Box, tmp_path: Path) -> None:

@@ -18,8 +18,9 @@ from nastui.bench.runner import BenchRunner
 from nastui.collectors.fio_host import LocalBenchHost
 from nastui.collectors.fio_target import inspect_target
 from nastui.model import BenchRun, RunState
+from tests.blocklab import MIB, checksum, frozen, mounted, sh
 from tests.conftest import require_tool
-from tests.integration.test_guard_loops import MIB, checksum, frozen, loop_device, mounted, sh
+from tests.integration.test_guard_loops import loop_device
 
 pytestmark = pytest.mark.integration
 

@@ -10,10 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import hashlib
 import os
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,86 +23,23 @@ from nastui.bench.runner import BenchRunner
 from nastui.collectors.fio_host import LocalBenchHost
 from nastui.collectors.fio_target import inspect_target
 from nastui.model import BenchSettings, RunState
+from tests.blocklab import MIB, attached, checksum, image, mounted, opened, sh
 from tests.conftest import require_tool
 
 pytestmark = pytest.mark.integration
-MIB = 1 << 20
 WRITERS = ("randrw", "fill", "dd", "wsc", "cdm")
-
-
-def need_root() -> None:
-    if os.geteuid() != 0:
-        require_tool("nastui-needs-root-for-loop-devices", "(run the tests as root)")
 
 
 @contextlib.contextmanager
 def loop_device(tmp_path: Path, name: str, size_mib: int = 64) -> Iterator[str]:
     """A loop device over a new file; detached (and unmounted) afterwards, whatever happens."""
-    need_root()
-    require_tool("losetup", "util-linux")
-    backing = tmp_path / f"{name}.img"
-    with backing.open("wb") as f:
-        f.truncate(size_mib * MIB)
-    device = subprocess.run(
-        ["losetup", "-f", "--show", str(backing)], capture_output=True, text=True, check=True
-    ).stdout.strip()
-    try:
+    with attached(str(image(tmp_path / f"{name}.img", size_mib))) as device:
         yield device
-    finally:
-        subprocess.run(["umount", device], capture_output=True, check=False)
-        subprocess.run(["losetup", "-d", device], capture_output=True, check=False)
 
 
-@contextlib.contextmanager
-def mounted(device: str, where: Path) -> Iterator[Path]:
-    where.mkdir()
-    subprocess.run(["mount", device, str(where)], capture_output=True, check=True)
-    try:
-        yield where
-    finally:
-        subprocess.run(["umount", str(where)], capture_output=True, check=False)
-
-
-@contextlib.contextmanager
-def frozen(where: Path) -> Iterator[Path]:
-    """The filesystem at `where` flushed and frozen (fsfreeze): it writes nothing of its own
-    (journal commits, atime), so its device's checksum changes only if something else writes
-    to the device itself, which the freeze does not stop."""
-    subprocess.run(["fsfreeze", "--freeze", str(where)], capture_output=True, check=True)
-    try:
-        yield where
-    finally:
-        subprocess.run(["fsfreeze", "--unfreeze", str(where)], capture_output=True, check=False)
-
-
-@contextlib.contextmanager
-def holder(device: str, *, exclusive: bool) -> Iterator[int]:
+def holder(device: str, *, exclusive: bool) -> contextlib.AbstractContextManager[int]:
     """Another process holding the device open (O_EXCL, or a plain open)."""
-    flags = "os.O_RDONLY | os.O_EXCL" if exclusive else "os.O_RDONLY"
-    code = (
-        f"import os, sys, time\nos.open({device!r}, {flags})\n"
-        "print('held', flush=True)\ntime.sleep(120)\n"
-    )
-    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
-    try:
-        assert proc.stdout is not None and proc.stdout.readline().strip() == "held"
-        yield proc.pid
-    finally:
-        proc.kill()
-        proc.wait()
-
-
-def sh(*argv: str) -> None:
-    """Run a setup command (mkfs, dd, sync); it must succeed."""
-    subprocess.run(argv, capture_output=True, check=True)
-
-
-def checksum(device: str) -> str:
-    digest = hashlib.sha256()
-    with Path(device).open("rb") as f:
-        while chunk := f.read(MIB):
-            digest.update(chunk)
-    return digest.hexdigest()
+    return opened(device, "O_RDONLY | os.O_EXCL" if exclusive else "O_RDONLY")
 
 
 def small(profile: str) -> BenchSettings:
@@ -166,7 +100,7 @@ async def test_device_open_by_another_process_is_refused(tmp_path: Path, exclusi
         before = checksum(device)
         with holder(device, exclusive=exclusive) as pid:
             target = await inspect_target(device)
-            assert any(f"open by pid {pid}" in u for u in target.in_use), target.in_use
+            assert any(f"by pid {pid}" in u for u in target.in_use), target.in_use
             await every_write_refused(device, tmp_path)
             if exclusive:
                 with pytest.raises(GuardRefused, match="busy"), ExclusiveHold(device):

@@ -27,41 +27,21 @@ from nastui.collectors.fio_host import LocalBenchHost
 from nastui.collectors.fio_target import inspect_target
 from nastui.collectors.labels import zfs_label_offsets
 from nastui.model import RunState
-from tests.conftest import require_tool
-from tests.integration.test_guard_loops import (
+from tests.blocklab import (
     MIB,
+    attached,
     checksum,
-    every_write_refused,
     frozen,
-    holder,
-    loop_device,
+    mapped_then_closed,
+    mkfs_ext4,
+    mounted,
+    opened,
     sh,
 )
+from tests.conftest import require_tool
+from tests.integration.test_guard_loops import every_write_refused, holder, loop_device
 
 pytestmark = pytest.mark.integration
-
-
-@contextlib.contextmanager
-def attached(*args: str) -> Iterator[str]:
-    """`losetup -f --show ARGS`; detached afterwards, whatever happens."""
-    device = subprocess.run(
-        ["losetup", "-f", "--show", *args], capture_output=True, text=True, check=True
-    ).stdout.strip()
-    try:
-        yield device
-    finally:
-        subprocess.run(["umount", device], capture_output=True, check=False)
-        subprocess.run(["losetup", "-d", device], capture_output=True, check=False)
-
-
-@contextlib.contextmanager
-def mounted(device: str, where: Path, *options: str) -> Iterator[Path]:
-    where.mkdir(exist_ok=True)
-    sh("mount", *options, device, str(where))
-    try:
-        yield where
-    finally:
-        subprocess.run(["umount", "-l", str(where)], capture_output=True, check=False)
 
 
 def sums(*devices: str) -> list[str]:
@@ -77,11 +57,6 @@ async def refused_for(device: str, tmp_path: Path, reason: str) -> None:
         assert "in use, nothing written" in message and reason in message, message
 
 
-def mkfs_ext4(device: str) -> None:
-    require_tool("mkfs.ext4", "e2fsprogs")
-    sh("mkfs.ext4", "-q", "-F", "-E", "lazy_itable_init=0,lazy_journal_init=0", device)
-
-
 async def test_a_loop_at_an_offset_with_a_mounted_filesystem(tmp_path: Path) -> None:
     with loop_device(tmp_path, "offset") as target, attached("-o", "1M", target) as upper:
         mkfs_ext4(upper)
@@ -90,8 +65,8 @@ async def test_a_loop_at_an_offset_with_a_mounted_filesystem(tmp_path: Path) -> 
             with frozen(mnt):
                 before = sums(target)
                 name, upper_name = Path(target).name, Path(upper).name
-                await refused_for(target, tmp_path, f"{upper_name} on {name} at offset {MIB}")
-                await refused_for(target, tmp_path, f"{upper_name} mounted at {mnt}")
+                await refused_for(target, tmp_path, f"{name}: {upper_name} over it at offset {MIB}")
+                await refused_for(target, tmp_path, f"({upper_name}: mounted at {mnt}")
                 assert sums(target) == before
 
 
@@ -99,7 +74,7 @@ async def test_loop_on_loop(tmp_path: Path) -> None:
     with loop_device(tmp_path, "lower") as target, attached(target) as upper:
         sh("dd", "if=/dev/urandom", f"of={upper}", "bs=1M", "count=2", "conv=fsync")
         before = sums(target, upper)
-        await refused_for(target, tmp_path, f"{Path(upper).name} on {Path(target).name}")
+        await refused_for(target, tmp_path, f"{Path(target).name}: {Path(upper).name} over it")
         assert sums(target, upper) == before
 
 
@@ -116,7 +91,8 @@ async def test_a_loop_backed_by_a_file_on_a_lazily_unmounted_filesystem(tmp_path
             target_info = await inspect_target(target)
             assert not any("mounted" in u for u in target_info.in_use), target_info.in_use
             # the kernel names the file from the detached mount's root now: "/disk.img"
-            reason = f"{Path(inner).name} backed by /disk.img, a file on {Path(target).name}"
+            reason = f"{Path(target).name}: a file on it (/disk.img): the backing file of "
+            reason += Path(inner).name
             await refused_for(target, tmp_path, reason)
             assert sums(target, inner) == before
 
@@ -140,21 +116,6 @@ def swapped_on(device: str) -> Iterator[None]:
         yield
     finally:
         subprocess.run(["swapoff", device], capture_output=True, check=False)
-
-
-@contextlib.contextmanager
-def opened(device: str, mode: str) -> Iterator[int]:
-    """Another process with the device open in `mode` ("O_RDWR"); its pid."""
-    code = f"import os, time\nos.open({device!r}, os.{mode})\nprint('held', flush=True)\n"
-    proc = subprocess.Popen(
-        [sys.executable, "-c", code + "time.sleep(120)\n"], stdout=subprocess.PIPE, text=True
-    )
-    try:
-        assert proc.stdout is not None and proc.stdout.readline().strip() == "held"
-        yield proc.pid
-    finally:
-        proc.kill()
-        proc.wait()
 
 
 async def test_swap_on_the_device(tmp_path: Path) -> None:
@@ -222,7 +183,7 @@ async def test_a_process_holding_it_open_in_any_mode(tmp_path: Path, mode: str) 
         sh("dd", "if=/dev/urandom", f"of={target}", "bs=1M", "count=4", "conv=fsync")
         before = sums(target)
         with opened(target, mode) as pid:
-            await refused_for(target, tmp_path, f"open by pid {pid}")
+            await refused_for(target, tmp_path, f"by pid {pid}")
         assert sums(target) == before
 
 
@@ -244,10 +205,10 @@ async def test_root_never_weakens_the_check(tmp_path: Path, root: str) -> None:
         before = sums(target)
         with holder(target, exclusive=False) as pid:
             info = await inspect_target(target, root=Path(where))
-            assert any(f"open by pid {pid}" in u for u in info.in_use), info.in_use
+            assert any(f"by pid {pid}" in u for u in info.in_use), info.in_use
             done = cli("bench", "run", "randrw", target, "--root", where, "--confirm", target)
             assert done.returncode == 77, done.stdout + done.stderr
-            assert f"open by pid {pid}" in done.stdout + done.stderr
+            assert f"by pid {pid}" in done.stdout + done.stderr
         assert sums(target) == before
 
 
@@ -272,8 +233,8 @@ async def test_a_fake_tree_adds_holders_and_exports(tmp_path: Path) -> None:
         (tree / "sys/dev/block" / number).symlink_to(block / name)
         before = sums(target)
         info = await inspect_target(target, root=tree)
-        assert f"{name}p1 held by dm-250" in info.in_use, info.in_use
-        assert f"{name} exported by LIO backstore iblock_0/disk1 ({target})" in info.in_use
+        assert f"{name}: partition {name}p1 ({name}p1: held by dm-250)" in info.in_use, info.in_use
+        assert f"{name}: exported by LIO backstore iblock_0/disk1 ({target})" in info.in_use
         assert sums(target) == before
 
 
@@ -290,30 +251,12 @@ async def test_a_use_that_began_after_the_inspection(tmp_path: Path) -> None:
                 bench = BenchRunner(LocalBenchHost(), host_name="test", runs_dir=None)
                 run = await bench.run(PROFILES["randrw"].defaults, free, confirm=target)
                 assert run.state is RunState.REFUSED, run.message
-                assert f"{Path(upper).name} on {Path(target).name} at offset {MIB}" in run.message
+                assert (
+                    f"{Path(target).name}: {Path(upper).name} over it at offset {MIB}"
+                    in run.message
+                )
                 assert run.steps == () and run.samples == ()
                 assert sums(target) == before
-
-
-@contextlib.contextmanager
-def mapping(path: Path) -> Iterator[int]:
-    """Another process with `path` mapped and no descriptor open; its pid."""
-    code = (  # libc's mmap: Python's mmap module keeps a duplicate descriptor open
-        "import ctypes, os, time\nlibc = ctypes.CDLL(None, use_errno=True)\n"
-        "libc.mmap.restype = ctypes.c_void_p\n"
-        "libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,"
-        " ctypes.c_int, ctypes.c_long]\n"
-        f"fd = os.open({str(path)!r}, os.O_RDONLY)\n"
-        "assert libc.mmap(None, 4096, 1, 1, fd, 0) not in (None, 2**64 - 1)\n"
-        "os.close(fd)\nos.chdir('/')\nprint('mapped', flush=True)\ntime.sleep(120)\n"
-    )
-    proc = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
-    try:
-        assert proc.stdout is not None and proc.stdout.readline().strip() == "mapped"
-        yield proc.pid
-    finally:
-        proc.kill()
-        proc.wait()
 
 
 async def test_a_mapped_file_on_a_lazily_unmounted_filesystem(tmp_path: Path) -> None:
@@ -322,9 +265,14 @@ async def test_a_mapped_file_on_a_lazily_unmounted_filesystem(tmp_path: Path) ->
         where = tmp_path / "mnt"
         with mounted(target, where):
             (where / "data").write_bytes(bytes(8192))
-        with mounted(target, where, "-o", "ro"), mapping(where / "data") as pid:
+        with (
+            mounted(target, where, "-o", "ro"),
+            mapped_then_closed(where / "data", writable=False) as pid,
+        ):
             sh("umount", "-l", str(where))
             before = sums(target)
             name = Path(target).name
-            await refused_for(target, tmp_path, f"{name} with a file on it mapped by pid {pid}")
+            await refused_for(
+                target, tmp_path, f"{name}: a file on it (/data): mapped by pid {pid}"
+            )
             assert sums(target) == before

@@ -12,7 +12,7 @@ import subprocess
 import sys
 import time
 
-from tests.perf import bench_perf, drives_perf, fleet_perf, screens_perf
+from tests.perf import bench_perf, drives_perf, fleet_perf, guard_perf, screens_perf
 from tests.perf.grid_update import measure, summary
 from tests.perf.harness import PtyFigures, ptybytes, steady_cpu_percent, time_to_full_frame
 
@@ -142,6 +142,8 @@ def main() -> int:
     screens_perf.report(_row)
     print()
     bench_perf.bench()
+    print()
+    guard_perf.report(_row)
     return 0
 
 

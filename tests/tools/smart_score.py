@@ -1,14 +1,16 @@
 """Score nastui's SMART identity and verdicts on a folder of real smartctl text reports.
 
     .venv/bin/python -m tests.tools.smart_score tests/fixtures/smartctl/heldout [--misses N]
-        [--strip-banner | --cut-attributes]
+        [--strip-banner | --cut-attributes | --wrapped]
 
 Each report listed in the folder's MANIFEST.tsv goes through `nastui smart explain`'s path
 (`parse_capture`, default thresholds) and is compared with `smart_expected.expected`, an
 independent reading by smartctl's labels. "Fully right" means model, serial, temperature,
 power-on hours and the overall health all match (a report that does not parse is wrong on all).
 `--strip-banner` scores the reports as pasted without smartctl's 3-line banner;
-`--cut-attributes` cuts every ATA report before its attribute table and counts the verdicts.
+`--cut-attributes` cuts every ATA report before its attribute table and counts the verdicts;
+`--wrapped` scores them hard-wrapped at 72 columns, as a mail client sends a pasted report, and
+`--wrapped-a` with the attribute table first in `smartctl -a`'s wider layout (every row wraps).
 
 Verdict noise: among drives an experienced operator would call healthy (`healthy` below, read
 from the text, class from the collection's HDD/SSD/NVMe folder), how many get WARNING or worse,
@@ -28,6 +30,7 @@ from pathlib import Path
 
 from nastui.cli.cmd_smart import explained
 from nastui.collectors.smart.collector import parse_capture
+from nastui.collectors.smart.text import classic_attribute_lines
 from nastui.model import Drive, Health, Thresholds
 from nastui.model.errors import ParseError
 from tests.tools.smart_expected import Expected, expected
@@ -159,6 +162,21 @@ def healthy(text: str, kind: str, exp: Expected) -> bool:
     return exp.temperature is None or exp.temperature < LIMITS[kind]
 
 
+def mail_wrapped(text: str, width: int = 72) -> str:
+    """`text` as a mail client sends it hard-wrapped at `width` columns: a longer line breaks
+    at the last space before the limit, the rest going on the next line (words longer than a
+    line are not broken)."""
+    out: list[str] = []
+    for line in text.splitlines():
+        rest = line
+        while len(rest) > width and " " in rest[1 : width + 1]:
+            cut = rest.rindex(" ", 1, width + 1)
+            out.append(rest[:cut].rstrip())
+            rest = rest[cut:].lstrip()
+        out.append(rest)
+    return "\n".join(out) + "\n"
+
+
 def strip_banner(text: str) -> str:
     """The report as pasted without smartctl's banner (its first 3 lines)."""
     lines = text.splitlines()
@@ -197,7 +215,7 @@ def _verdicts(t: Tally, text: str, kind: str, exp: Expected, drive: Drive) -> No
 
 
 def score_one(t: Tally, path: Path, name: str, kind: str, mode: str) -> None:
-    text = path.read_text(encoding="utf-8", errors="replace")
+    text = original = path.read_text(encoding="utf-8", errors="replace")
     if mode == "cut":
         cut = cut_attributes(text)
         if cut is None or expected(text).transport != "ata":
@@ -205,8 +223,12 @@ def score_one(t: Tally, path: Path, name: str, kind: str, mode: str) -> None:
         text = cut
     elif mode == "banner":
         text = strip_banner(text)
+    elif mode == "wrapped":
+        text = mail_wrapped(text)
+    elif mode == "wrapped-a":  # as `smartctl -a` prints the table (87+ columns), then wrapped
+        text = mail_wrapped("\n".join(classic_attribute_lines(text.splitlines())))
     t.total += 1
-    exp = expected(text)
+    exp = expected(original if mode.startswith("wrapped") else text)
     try:
         drive = explained(parse_capture(text, name), Thresholds(), time.time())
     except ParseError as exc:
@@ -216,8 +238,9 @@ def score_one(t: Tally, path: Path, name: str, kind: str, mode: str) -> None:
     if mode == "cut":
         t.rules[f"cut before the attribute table: {drive.verdict.health.name}"] += 1
         return
+    t.rules[f"verdicts ({mode}): {drive.verdict.health.name}"] += 1
     _identity(t, name, exp, drive)
-    _verdicts(t, text, kind, exp, drive)
+    _verdicts(t, original if mode.startswith("wrapped") else text, kind, exp, drive)
 
 
 def report(t: Tally, folder: Path, show: int) -> None:
@@ -249,8 +272,11 @@ def main(argv: list[str] | None = None) -> int:
     how = parser.add_mutually_exclusive_group()
     how.add_argument("--strip-banner", action="store_true", help="score without the banner")
     how.add_argument("--cut-attributes", action="store_true", help="cut before the table")
+    how.add_argument("--wrapped", action="store_true", help="hard-wrapped at 72 like a mail")
+    how.add_argument("--wrapped-a", action="store_true", help="in the -a layout, then wrapped")
     args = parser.parse_args(argv)
     mode = "banner" if args.strip_banner else ("cut" if args.cut_attributes else "whole")
+    mode = "wrapped" if args.wrapped else "wrapped-a" if args.wrapped_a else mode
     tally = Tally()
     for line in (args.folder / "MANIFEST.tsv").read_text().splitlines():
         if line and not line.startswith("#"):

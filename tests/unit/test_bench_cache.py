@@ -8,7 +8,6 @@ import asyncio
 import contextlib
 import dataclasses
 from collections.abc import Iterator, Sequence
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,6 +20,7 @@ from nastui.bench.cache import (
     read_argv,
     set_argv,
 )
+from nastui.bench.guard import Place
 from nastui.bench.host import SimulatedOutcome
 from nastui.bench.profiles import PROFILES
 from nastui.bench.replay import Recording, ReplayHost
@@ -43,9 +43,9 @@ SDPARM_OFF = (
 
 
 @contextlib.contextmanager
-def no_device(target: BenchTarget, run_id: str, *, writing: bool) -> Iterator[Path]:
+def no_device(target: BenchTarget, run_id: str, *, writing: bool) -> Iterator[Place]:
     """The guarded workspace, minus the device (there is no /dev/sdc here)."""
-    yield Path(target.path)
+    yield Place(target.path)
 
 
 def bench(host: ReplayHost, **kwargs: Any) -> BenchRunner:

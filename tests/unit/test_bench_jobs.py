@@ -97,7 +97,7 @@ def test_fill_files_in_a_directory() -> None:
     (step,) = plan(settings("fill", file_bytes=G), DIR)
     assert fill_files(settings("fill", file_bytes=G), DIR) == 9  # 10 GiB free less a margin
     argv = fio_argv(step, "/srv/bench/nastui-bench-1/nastui-bench.dat")
-    assert argv[6] == "--directory=/srv/bench/nastui-bench-1"
+    assert argv[6] == "--directory=/srv/bench/nastui-bench-1/"
     assert {"--filename_format=fill.$filenum", "--nrfiles=9", "--filesize=1G", "--size=9G"} <= set(
         argv
     )

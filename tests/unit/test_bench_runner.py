@@ -5,14 +5,17 @@ keeps the partial result, and the run ids."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import csv
 import dataclasses
 import io
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from nastui.bench import store
+from nastui.bench.guard import Place
 from nastui.bench.profiles import PROFILES
 from nastui.bench.replay import Recording, ReplayHost, demo_recordings, demo_target
 from nastui.bench.runner import (
@@ -122,9 +125,21 @@ async def test_raw_writes_need_the_typed_serial() -> None:
     assert run.state is RunState.REFUSED
     assert "type its serial number PN2334PBG6P4SK" in run.message
     assert "does not match" in run.message
-    # Reading needs no confirmation (and no exclusive hold).
+    # Reading needs no confirmation and no exclusive hold (but the device is opened once and
+    # named through its descriptor: there is no /dev/sdz here).
+    holds: list[bool] = []
+
+    @contextlib.contextmanager
+    def opened(target: BenchTarget, run_id: str, *, writing: bool) -> Iterator[Place]:
+        holds.append(writing)
+        yield Place(target.path)
+
     read_only = settings("sweep", iodepths=(1,))
-    assert (await runner(host, None).run(read_only, free)).state is not RunState.REFUSED
+    reader = BenchRunner(host, host_name="test", runs_dir=None, guarded=opened)
+    assert (await reader.run(read_only, free)).state is RunState.COMPLETE
+    assert holds == [False]
+    run = await runner(host, None).run(read_only, free)
+    assert run.state is RunState.REFUSED and "/dev/sdz cannot be opened" in run.message
 
 
 async def test_tools_that_do_not_replay_fail_the_run(tmp_path: Path) -> None:

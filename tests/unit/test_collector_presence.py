@@ -71,7 +71,8 @@ def test_zpool_installed_without_its_module_is_off(tools: FakeTools, tmp_path: P
     zpool_without_module(tools)
     report = poll(tmp_path / "root")
     assert report.errors == ()
-    assert states(report)["zfs"] == ("off", "zfs module not loaded, no pools")
+    detail = "zfs module not loaded, no ZFS pool known (zpool: The ZFS modules are not loaded.)"
+    assert states(report)["zfs"] == ("off", detail)
 
 
 def test_zpool_failing_on_a_loaded_module_is_unknown(tools: FakeTools, tmp_path: Path) -> None:

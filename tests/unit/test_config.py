@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import pickle
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -138,10 +140,23 @@ def test_missing_file(tmp_path: Path) -> None:
     assert info.value.key == ""
 
 
-def test_directory_instead_of_file(tmp_path: Path) -> None:
-    (tmp_path / "config.toml").mkdir()
-    with pytest.raises(ConfigError, match=r"cannot read config\.toml: Is a directory"):
-        load_config(tmp_path / "config.toml")
+@pytest.mark.parametrize(
+    ("make", "what"),
+    [
+        (lambda p: p.mkdir(), "a directory"),
+        (os.mkfifo, "a FIFO"),  # opened without blocking: refused at once, no writer needed
+        (lambda p: p.symlink_to("/dev/zero"), "a character device"),  # never read without end
+    ],
+    ids=["directory", "FIFO", "/dev/zero"],
+)
+def test_only_a_regular_file_is_read(
+    tmp_path: Path, make: Callable[[Path], None], what: str
+) -> None:
+    path = tmp_path / "config.toml"
+    make(path)
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    assert str(info.value) == f"config.toml: {path} is {what}, not a regular file"
 
 
 def test_file_that_is_not_utf8(tmp_path: Path) -> None:

@@ -23,7 +23,7 @@ from nastui import exits
 from nastui.config import Config, ConfigError, load_config, parse_config
 from nastui.config.loader import MAX_DEPTH, MAX_FILE_BYTES
 from nastui.config.validate_chassis import MAX_FACE_BAYS
-from nastui.config.validate_fans import MAX_STALE_PERIODS
+from nastui.config.validate_fans import MAX_STALE_PERIODS, MAX_TRUST_AFTER
 from nastui.config.validate_settings import POLL_MAX, POLL_MIN
 from tests.conftest import REPO
 
@@ -34,7 +34,7 @@ HUGE = st.one_of(
     st.floats(allow_nan=False, allow_infinity=False),
 )
 CHASSIS_KEYS = ("rows", "columns", "first")
-ZONE_NUMBERS = ("stale_periods", "hysteresis", "kp", "ki", "kd", "setpoint")
+ZONE_NUMBERS = ("stale_periods", "trust_after", "hysteresis", "kp", "ki", "kd", "setpoint")
 POLL_KEYS = ("temperature", "smart", "pools", "io", "fans", "fleet", "command_timeout")
 
 
@@ -65,6 +65,7 @@ def _check(config: Config) -> None:
     assert config.poll.fans_s <= 3600
     for zone in config.zones:
         assert 1 <= zone.stale_periods <= MAX_STALE_PERIODS
+        assert 1 <= zone.trust_after <= MAX_TRUST_AFTER
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -153,7 +154,7 @@ def test_a_file_over_256_kib_is_refused(tmp_path: Path) -> None:
     path.write_text("# " + "x" * MAX_FILE_BYTES + "\n")
     with pytest.raises(ConfigError) as info:
         load_config(path)
-    expected = "config.toml: config.toml is larger than 256 KiB: not a configuration"
+    expected = f"config.toml: {path} is larger than 256 KiB: not read"
     assert str(info.value) == expected
 
 

@@ -350,6 +350,18 @@ CASES = {
         "[[zone]]\nname = 'a'\nmode = 'pid'\nstale_periods = 0\n",
         "config.toml:4: zone[1].stale_periods must be an integer from 1 to 20, got 0",
     ),
+    "trust after zero": (
+        "[[zone]]\nname = 'a'\nmode = 'pid'\ntrust_after = 0\n",
+        "config.toml:4: zone[1].trust_after must be an integer from 1 to 60, got 0",
+    ),
+    "trust after an hour of readings": (
+        "[[zone]]\nname = 'a'\nmode = 'pid'\ntrust_after = 720\n",
+        "config.toml:4: zone[1].trust_after must be an integer from 1 to 60, got 720",
+    ),
+    "trust after a fraction": (
+        "[[zone]]\nname = 'a'\nmode = 'pid'\ntrust_after = 2.5\n",
+        "config.toml:4: zone[1].trust_after must be an integer from 1 to 60, got 2.5",
+    ),
     # ---- fans
     "fan without driver": (FAN, "config.toml:4: fan[1].driver is required"),
     "unknown driver": (

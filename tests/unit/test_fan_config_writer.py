@@ -4,6 +4,7 @@ survive; a zone not in the file is appended; nothing is written unless the resul
 from __future__ import annotations
 
 import dataclasses
+import os
 from pathlib import Path
 
 import pytest
@@ -103,10 +104,22 @@ def test_a_result_that_would_not_load_is_not_written(config_file: Path) -> None:
 
 
 def test_unreadable_or_odd_files(tmp_path: Path) -> None:
+    zone = FanZone("z", (), ZoneMode.CURVE, FanCurve(()))
+    with pytest.raises(ConfigError, match=r"cannot read missing\.toml: No such file"):
+        save_zone(tmp_path / "missing.toml", zone)
+    fifo = tmp_path / "config.toml"
+    os.mkfifo(fifo)  # refused at once: no writer is waited for, nothing is written into it
+    with pytest.raises(ConfigError, match="is a FIFO, not a regular file"):
+        save_zone(fifo, zone)
     with pytest.raises(ConfigError, match="cannot update"):
-        save_zone(tmp_path / "missing.toml", FanZone("z", (), ZoneMode.CURVE, FanCurve(())))
+        save_zone(_written(tmp_path / "flat.toml", '[zone]\nname = "z"\n'), zone)
     with pytest.raises(ValueError, match=r"\[\[zone\]\]"):
         updated_text('[zone]\nname = "x"\n', FanZone("x", (), ZoneMode.CURVE, FanCurve(())))
+
+
+def _written(path: Path, text: str) -> Path:
+    path.write_text(text)
+    return path
 
 
 def test_a_directory_we_cannot_create_in_is_written_in_place(

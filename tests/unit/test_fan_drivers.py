@@ -3,6 +3,7 @@ run writing nothing, and duty checked before anything is written."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -127,6 +128,84 @@ async def test_hwmon_reasserts_manual_mode_taken_away(tmp_path: Path) -> None:
     assert read(hwmon / "pwm2_enable") == "5"  # the first original, not the BIOS's grab
 
 
+async def test_hwmon_holds_what_it_set_and_says_what_it_found(tmp_path: Path) -> None:
+    hwmon = chip(tmp_path)
+    writer = FanWriter()
+    fan = HwmonPwm("front", hwmon, 2, writer)
+    assert await fan.hold() is None  # never set: nothing to hold, nothing written
+    await fan.set(40)
+    writer.take()
+    assert await fan.hold() is None  # as it was left: read back, not written
+    assert writer.take() == []
+    for enable, value, found in [
+        ("5", "60", "pwm2_enable=5, pwm2=60"),  # the BIOS's SmartFan mode took it back
+        ("1", "0", "pwm2_enable=1, pwm2=0"),  # another tool stopped the fan
+        ("1", "", "pwm2_enable=1, pwm2=''"),
+    ]:
+        (hwmon / "pwm2_enable").write_text(f"{enable}\n")
+        (hwmon / "pwm2").write_text(f"{value}\n")
+        assert await fan.hold() == found
+        assert (read(hwmon / "pwm2_enable"), read(hwmon / "pwm2")) == ("1", "102")
+        assert writer.take() == [f"{hwmon}/pwm2_enable = 1", f"{hwmon}/pwm2 = 102"]
+    await fan.restore()
+    assert await fan.hold() is None  # given back: no longer held
+
+
+async def test_hwmon_without_a_mode_switch_holds_the_duty(tmp_path: Path) -> None:
+    hwmon = chip(tmp_path)
+    (hwmon / "pwm2_enable").unlink()
+    fan = HwmonPwm("front", hwmon, 2, FanWriter())
+    await fan.set(100)
+    (hwmon / "pwm2").write_text("60\n")
+    assert await fan.hold() == "pwm2=60"
+    assert read(hwmon / "pwm2") == "255"
+    assert not (hwmon / "pwm2_enable").exists()  # never created
+
+
+async def test_hwmon_dry_run_holds_nothing(tmp_path: Path) -> None:
+    hwmon = chip(tmp_path)
+    writer = FanWriter(dry_run=True)
+    fan = HwmonPwm("front", hwmon, 2, writer)
+    await fan.set(40)
+    writer.take()
+    assert await fan.hold() is None
+    assert writer.take() == []
+
+
+async def test_bmc_and_command_fans_send_their_last_commands_again() -> None:
+    runner = Recorder()
+    writer = FanWriter(runner)
+    smc = SupermicroZone("periph", 1, writer)
+    dell = DellFans("idrac", writer)
+    blower = CommandFan("blower", ("set-blower", "{duty}"), writer)
+    sim = SimFan("sim", writer)
+    for fan in (smc, dell, blower, sim):
+        assert await fan.hold() is None  # never set: nothing sent
+    assert runner.calls == []
+    await smc.set(40)
+    await dell.set(20)
+    await blower.set(35)
+    runner.calls.clear()
+    for fan in (smc, dell, blower, sim):
+        assert await fan.hold() is None  # nothing can be read back: nothing to report
+    assert runner.calls == [
+        fan_argv.supermicro_zone_duty(1, 40),  # the duty, not Full mode (100 % at once)
+        fan_argv.dell_manual(),  # an iDRAC reset takes manual mode away
+        fan_argv.dell_duty(20),
+        ("set-blower", "35"),
+    ]
+    await smc.full()
+    runner.calls.clear()
+    await smc.hold()
+    assert runner.calls == [fan_argv.supermicro_full_mode()]
+    for fan in (smc, dell, blower):
+        await fan.restore()
+    runner.calls.clear()
+    for fan in (smc, dell, blower):
+        assert await fan.hold() is None
+    assert runner.calls == []  # given back: no longer held
+
+
 async def test_hwmon_never_touched_restores_nothing(tmp_path: Path) -> None:
     hwmon = chip(tmp_path)
     await HwmonPwm("front", hwmon, 2, FanWriter()).restore()
@@ -239,3 +318,16 @@ async def test_sim_fan_only_records() -> None:
         "sim fan fan-wall-1 = 100 %",
         "sim fan fan-wall-1 back to the simulator",
     ]
+
+
+def test_the_writer_reads_only_a_regular_file_of_a_page(tmp_path: Path) -> None:
+    writer = FanWriter()
+    fifo = tmp_path / "pwm2"
+    os.mkfifo(fifo)  # no writer: read at once as nothing, never waited on
+    assert writer.read(fifo) is None
+    assert writer.read(Path("/dev/zero")) is None  # never read without end
+    big = tmp_path / "pwm3"
+    big.write_text("1" * 5000)
+    assert writer.read(big) is None
+    big.write_text("128\n")
+    assert writer.read(big) == "128"

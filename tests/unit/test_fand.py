@@ -74,12 +74,18 @@ class PlantFan:
         self.fail_below = fail_below
         self.restored = False
         self.writes: list[float] = []
+        self.bios: str | None = None  # what a BIOS does to the fan every period, if anything
+        self.held = 0
 
     async def set(self, duty: float) -> None:
         if duty < self.fail_below:
             raise DriverError("pwm2: Device or resource busy")
         self.duty = duty
         self.writes.append(duty)
+
+    async def hold(self) -> str | None:
+        self.held += 1
+        return self.bios
 
     async def full(self) -> None:
         await self.set(100.0)
@@ -151,6 +157,46 @@ async def test_a_failed_write_falls_back_to_full_speed_and_is_logged_once() -> N
     assert set(trace) == {100.0}
     errors = [line for line in d.log.lines if "write failed" in line]
     assert errors == ["fan wall: write failed: pwm2: Device or resource busy; trying full speed"]
+
+
+async def test_a_fan_taken_back_every_period_is_logged_first_then_counted() -> None:
+    fan = PlantFan()
+    d, backend, _ = daemon(fan=fan)
+    d.monotonic = backend.clock.now  # the periods' own clock paces the counts
+    backend.blind = True  # a fail-safe at 100 %: the duty never changes
+    await run_periods(d, backend, fan, 3)
+    holds = fan.held
+    assert holds >= 1  # an unchanged duty is held every period
+    fan.bios = "pwm2_enable=5, pwm2=60"
+    await run_periods(d, backend, fan, 13)  # 130 s of a BIOS taking it back every period
+    fan.bios = None
+    await run_periods(d, backend, fan, 2)
+    assert await serve(d, once=True) == exits.OK  # and the way out
+    taken = [line for line in d.log.lines if "taken back" in line]
+    assert taken[0] == "fan wall: taken back (found pwm2_enable=5, pwm2=60); set again"
+    assert taken[1] == (
+        "fan wall: taken back 6 more times in 60 s (found pwm2_enable=5, pwm2=60); "
+        "set again each time"
+    )
+    assert taken[2].startswith("fan wall: taken back 6 more times in 60 s")
+    assert len(taken) == 3  # nothing left to tell at the end: the counts went out
+    assert fan.held > holds + 13
+
+
+async def test_the_count_of_corrections_is_told_when_the_daemon_stops() -> None:
+    fan = PlantFan()
+    d, backend, _ = daemon(fan=fan)
+    d.monotonic = backend.clock.now
+    backend.blind = True
+    await run_periods(d, backend, fan, 3)
+    fan.bios = "pwm2_enable=2, pwm2=''"
+    await run_periods(d, backend, fan, 3)
+    await d.restore_all()
+    assert [line for line in d.log.lines if "taken back" in line] == [
+        "fan wall: taken back (found pwm2_enable=2, pwm2=''); set again",
+        "fan wall: taken back 2 more times in 20 s (found pwm2_enable=2, pwm2=''); "
+        "set again each time",
+    ]
 
 
 async def test_an_exception_gives_the_fans_back() -> None:

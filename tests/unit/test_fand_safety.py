@@ -4,26 +4,33 @@ watchdog thread, sd_notify's environment, and `--full-speed`'s plan on fake tree
 from __future__ import annotations
 
 import asyncio
+import io
 import math
 import socket
 import threading
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from nastui.core.fancurve import FULL
 from nastui.core.fanzone import (
+    PLAUSIBLE_C,
     Blind,
     Reading,
     Seen,
+    Trust,
     ZoneState,
     implausible,
-    remember,
+    vetted_reading,
     zone_reading,
     zone_step,
 )
+from nastui.daemon.fanlog import Log
 from nastui.daemon.fanreads import BoundedReader, Stall
-from nastui.daemon.fanrescue import bounded, plan, pwm_files
+from nastui.daemon.fanrescue import bounded, file_commands, pwm_files, rescue
 from nastui.daemon.fanwatch import Notifier, Watchdog
 from nastui.model import (
     CurvePoint,
@@ -38,7 +45,7 @@ from nastui.model import (
     TempSource,
     ZoneMode,
 )
-from tests.fakehwmon import add_chip
+from tests.fakehwmon import add_chip, read
 
 NOW = 1000.0
 CURVE = FanCurve((CurvePoint(30, 20), CurvePoint(40, 50), CurvePoint(45, 100)))
@@ -78,15 +85,122 @@ def test_one_impossible_drive_no_longer_idles_an_average_zone(celsius: float) ->
     assert decision.duty == FULL and decision.failsafe  # was 20 %: the average of 44 and 0
 
 
-def test_a_jump_is_lost_once_then_believed() -> None:
-    previous = remember((drive("sda", 44.0, NOW - 5),), {})
-    jumped = (drive("sda", 20.0),)
-    assert isinstance(zone_reading((), jumped, (), NOW, 30.0, previous=previous), Blind)
-    previous = remember(jumped, previous)
-    later = (drive("sda", 20.0, NOW + 5),)
-    assert zone_reading((), later, (), NOW + 5, 30.0, previous=previous) == Reading(
-        20.0, "hottest drive sda"
+def periods(
+    values: Sequence[float | None], need: int = 5, step: float = 0.5, zone: FanZone = AVERAGE
+) -> list[Reading | Blind | None]:
+    """sda's readings, one a period of `step` s (None: no reading), through one zone's trust."""
+    trusts: dict[str, Trust] = {}
+    out: list[Reading | Blind | None] = []
+    for i, value in enumerate(values):
+        at = NOW + i * step
+        drives = (drive("sda", value, at) if value is not None else bare("sda"),)
+        reading, trusts = judge(drives, at, trusts, need, zone.sources)
+        out.append(reading)
+    return out
+
+
+def judge(
+    drives: tuple[Drive, ...],
+    at: float,
+    trusts: dict[str, Trust],
+    need: int,
+    sources: tuple[FanSource, ...] = (),
+    *,
+    sensors: tuple[Sensor, ...] = (),
+) -> tuple[Reading | Blind | None, dict[str, Trust]]:
+    """One period of a zone's sensors through `trusts` (readings stale after 30 s)."""
+    return vetted_reading(sources, drives, sensors, at, 30.0, trusts=trusts, need=need)
+
+
+def bare(dev: str) -> Drive:
+    return Drive(dev, DriveIdentity(serial=dev))
+
+
+def test_a_jump_that_sticks_is_lost_until_it_could_have_cooled() -> None:
+    seen = periods([60.0] + [5.0] * 200)  # 60 -> 5 C, then stuck there: 100 s of readings
+    assert isinstance(seen[0], Reading)
+    first = next(i for i, r in enumerate(seen) if i and isinstance(r, Reading))
+    assert seen[1] == Blind("sda: implausible temperature jump 60 -> 5 C in 0 s")
+    # 55 C down is plausible after 50 s at a drive's pace, then 5 readings more: 52 s
+    assert first * 0.5 == 52.0
+    assert seen[first - 1] == Blind(
+        "sda: lost; 4 of 5 plausible readings in a row to be believed again"
     )
+    assert all(isinstance(r, Reading) for r in seen[first:])
+
+
+@pytest.mark.parametrize("bad", [None, math.nan, 0.0, -40.0, 127.0])
+def test_a_sensor_alternating_good_and_bad_stays_lost(bad: float | None) -> None:
+    seen = periods([40.0, bad] * 50)
+    assert isinstance(seen[0], Reading)
+    assert all(isinstance(r, Blind) for r in seen[1:])  # never believed again: full speed
+
+
+@pytest.mark.parametrize("need", [1, 2, 5, 60])
+def test_a_lost_sensor_is_believed_after_need_steady_readings(need: int) -> None:
+    seen = periods([40.0, None] + [40.0] * 70, need=need)
+    believed = [isinstance(r, Reading) for r in seen]
+    assert believed == [True, False] + [False] * (need - 1) + [True] * (71 - need)
+
+
+def test_the_same_reading_again_is_no_new_evidence() -> None:
+    trusts: dict[str, Trust] = {}
+    _, trusts = judge((bare("sda"),), NOW, trusts, 3)
+    for later in range(10):  # a backend polling slower than the loop: one reading, 10 periods
+        reading, trusts = judge((drive("sda", 40.0),), NOW + later, trusts, 3)
+        assert isinstance(reading, Blind)
+    assert trusts["sda"].streak == 1
+
+
+def test_a_stale_reading_loses_the_sensor_too() -> None:
+    trusts: dict[str, Trust] = {}
+    _, trusts = judge((drive("sda", 40.0),), NOW, trusts, 2)
+    old, trusts = judge((drive("sda", 40.0),), NOW + 60, trusts, 2)
+    assert old == Blind("sda: temperature 60s old")
+    first, trusts = judge((drive("sda", 41.0, NOW + 61),), NOW + 61, trusts, 2)
+    again, _ = judge((drive("sda", 41.0, NOW + 62),), NOW + 62, trusts, 2)
+    assert isinstance(first, Blind) and again == Reading(41.0, "hottest drive sda")
+
+
+def test_a_cpu_package_that_flaps_stays_lost() -> None:
+    trusts: dict[str, Trust] = {}
+    package = (Sensor("Package id 0", 50.0, "C"),)
+    for i in range(20):
+        sensors = package if i % 2 == 0 else ()
+        reading, trusts = judge((), NOW + i, trusts, 5, (FanSource.CPU,), sensors=sensors)
+        assert isinstance(reading, Reading) == (i == 0)
+    for i in range(20, 25):  # steady again: believed at the fifth reading
+        reading, trusts = judge((), NOW + i, trusts, 5, (FanSource.CPU,), sensors=package)
+    assert reading == Reading(50.0, "Package id 0")
+
+
+def test_a_drive_in_two_sources_is_counted_once_a_period() -> None:
+    both = FanZone("d", (FanSource.HOTTEST_DRIVE, FanSource.AVERAGE_DRIVES), ZoneMode.CURVE, CURVE)
+    seen = periods([40.0, None] + [40.0] * 6, need=3, zone=both)
+    assert [isinstance(r, Reading) for r in seen] == [True, False, False, False] + [True] * 4
+
+
+READINGS = st.lists(
+    st.one_of(
+        st.none(),
+        st.sampled_from([math.nan, 0.0, -40.0, 127.0, 5.0, 90.0]),
+        st.floats(min_value=30.0, max_value=45.0),
+    ),
+    max_size=60,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(READINGS, st.integers(min_value=1, max_value=8))
+def test_never_believed_within_need_readings_of_a_bad_one(
+    values: list[float | None], need: int
+) -> None:
+    seen = periods(values, need=need)
+    low, high = PLAUSIBLE_C
+    bad = [v is None or not low <= v <= high for v in values]
+    for i, reading in enumerate(seen):
+        if isinstance(reading, Reading) and any(bad[:i]):
+            assert not any(bad[max(0, i - need + 1) : i + 1]), (i, values)
 
 
 def test_an_impossible_cpu_sensor_is_skipped_or_blind() -> None:
@@ -183,19 +297,43 @@ def test_full_speed_finds_only_pwm_duty_files(tmp_path: Path) -> None:
     assert pwm_files(tmp_path / "nowhere") == []
 
 
-def test_full_speed_plan_of_a_broken_file(tmp_path: Path) -> None:
+def test_full_speed_commands_of_a_broken_file(tmp_path: Path) -> None:
     config = tmp_path / "config.toml"
     config.write_text(
         '[[fan]]\nname = "bmc"\ndriver = "ipmi-dell"\nzone = "none"\nipmi_zone = 0\n'
         '[[fan]]\nname = "x"\ndriver = "command"\nset_command = ["/bin/true", "{duty}"]\n'
     )
-    the_plan = plan(tmp_path, config)
-    assert the_plan.pwms == ()
-    assert [what for what, _ in the_plan.commands] == ["fan bmc", "fan bmc"]
-    assert the_plan.notes[0].startswith("configuration invalid (config.toml:")
-    assert the_plan.notes[1] == "fan x: its command is not run from an invalid configuration"
-    assert plan(tmp_path, None).notes == (
-        "no configuration file: IPMI and command fans, if any, not driven",
+    notes: list[str] = []
+    commands = file_commands(config)(notes)
+    assert [what for what, _ in commands] == ["fan bmc", "fan bmc"]
+    assert notes[0].startswith("configuration invalid (config.toml:")
+    assert notes[1] == "fan x: its command is not run from an invalid configuration"
+    notes.clear()
+    assert file_commands(None)(notes) == []
+    assert notes == ["no configuration file: IPMI and command fans, if any, not driven"]
+
+
+async def test_full_speed_writes_every_pwm_before_reading_the_configuration(
+    tmp_path: Path,
+) -> None:
+    hwmon = add_chip(tmp_path, pwms={1: (80, 2), 2: (100, 5)})
+    seen: list[tuple[str, ...]] = []
+
+    def commands(notes: list[str]) -> list[tuple[str, tuple[str, ...]]]:
+        seen.append(tuple(read(hwmon / f) for f in ("pwm1", "pwm2")))
+        release.wait()  # a configuration that never reads: the rescue does not wait for it
+        return []
+
+    release = threading.Event()
+    log = Log(io.StringIO())
+    try:
+        assert not await rescue(tmp_path, commands, log, timeout=0.05)
+    finally:
+        release.set()
+    assert seen == [("255", "255")]  # full speed already written when it was asked
+    assert log.lines[-1] == (
+        "fand --full-speed: configuration not read (no answer within 0.05 s): "
+        "IPMI and command fans not driven"
     )
 
 

@@ -193,3 +193,23 @@ def test_include_anywhere_is_refused(job: Job, include: str) -> None:
     lines.insert(len(lines) // 2 + 1, include)
     with pytest.raises(ValueError):
         check_custom_job("\n".join(lines))
+
+
+def test_a_job_fio_could_not_run_is_refused_in_one_line() -> None:
+    """10,000 sections took 6.1 s to check (each compared with every earlier one); fio runs at
+    most 4096 jobs. The checker counts sections times numjobs and reads each line once (its
+    time is measured in tests/perf/guard_perf.py, never asserted here)."""
+    many = "".join(f"[j{i}]\nrw=randwrite\nbs=4k\n" for i in range(10_000))
+    with pytest.raises(
+        ValueError, match=r"^line 12289: more than 4096 jobs from here on \(fio runs at most"
+    ):
+        check_custom_job(many)
+    assert check_custom_job("".join(f"[j{i}]\nrw=read\n" for i in range(4096)))
+    wide = "".join(f"[b{i}]\nnumjobs=256\n" for i in range(16))
+    assert check_custom_job(wide)  # 16 x 256 = 4096 jobs
+    with pytest.raises(ValueError, match="more than 4096 jobs"):
+        check_custom_job(wide + "[c]\nrw=read\n")
+    with pytest.raises(ValueError, match="line 2: longer than 4096 characters"):
+        check_custom_job("[j]\nrw=read" + " " * 5000 + "x\n")
+    with pytest.raises(ValueError, match="at most 4194304 characters"):
+        check_custom_job("[j]\n" + "#" * (5 << 20))

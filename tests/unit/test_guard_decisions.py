@@ -5,15 +5,16 @@ tests/integration/test_guard_loops.py."""
 from __future__ import annotations
 
 import dataclasses
+import os
 from pathlib import Path
 
 import pytest
 
 from nastui.bench.guard import (
+    FRESH_PREFIX,
+    FreshDirectory,
     GuardRefused,
-    fresh_directory,
     refusal,
-    remove_fresh,
     workspace,
 )
 from nastui.collectors.fio_target import (
@@ -61,33 +62,72 @@ def test_raw_writes_need_the_serial_not_the_device_name() -> None:
 
 
 def test_fresh_directory_is_new_private_and_removed(tmp_path: Path) -> None:
-    fresh = fresh_directory(tmp_path, "r1")
-    assert fresh.name == "nastui-bench-r1" and oct(fresh.stat().st_mode & 0o777) == "0o700"
-    with pytest.raises(GuardRefused, match="already exists"):
-        fresh_directory(tmp_path, "r1")
-    (fresh / "data").write_bytes(b"x")
-    remove_fresh(fresh)
+    with FreshDirectory(tmp_path, "r1") as place:
+        fresh = tmp_path / f"{FRESH_PREFIX}r1"
+        assert oct(fresh.stat().st_mode & 0o777) == "0o700"
+        assert Path(place.path).parent.samefile(fresh)  # /proc/PID/fd/N/nastui-bench.dat
+        with pytest.raises(GuardRefused, match="already exists"), FreshDirectory(tmp_path, "r1"):
+            pass
+        Path(place.path).write_bytes(b"x")
+        assert (fresh / "nastui-bench.dat").read_bytes() == b"x"
     assert not fresh.exists()
-    with pytest.raises(ValueError, match="not a benchmark's own"):
-        remove_fresh(tmp_path)
-    with pytest.raises(GuardRefused, match="not a directory"):
-        fresh_directory(tmp_path / "missing", "r2")
+    with (
+        pytest.raises(GuardRefused, match="not a directory"),
+        FreshDirectory(tmp_path / "no", "r2"),
+    ):
+        pass
+
+
+def test_the_fresh_directory_is_reached_through_descriptors(tmp_path: Path) -> None:
+    """Renaming the directory, or swapping the path named for another, during the run changes
+    nothing: the tools' path leads to the directory made, and it is the one removed."""
+    inspected, other = tmp_path / "inspected", tmp_path / "other"
+    inspected.mkdir()
+    other.mkdir()
+    link = tmp_path / "link"
+    link.symlink_to(inspected)
+    target = BenchTarget(str(link), TargetKind.DIRECTORY)
+    with workspace(target, "r6", writing=True) as place:
+        link.unlink()
+        link.symlink_to(other)
+        (inspected / f"{FRESH_PREFIX}r6").rename(inspected / "moved")
+        Path(place.path).write_bytes(b"data")
+        assert (inspected / "moved" / "nastui-bench.dat").read_bytes() == b"data"
+        (inspected / "moved").rename(inspected / f"{FRESH_PREFIX}r6")
+    assert list(other.iterdir()) == [] and list(inspected.iterdir()) == []
+
+
+def test_a_directory_swapped_since_the_inspection_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    st = (tmp_path / "a").stat()
+    devno = f"{os.major(st.st_dev)}:{os.minor(st.st_dev)}"
+    target = BenchTarget(str(tmp_path / "a"), TargetKind.DIRECTORY, devno=devno, inode=st.st_ino)
+    (tmp_path / "a").rename(tmp_path / "c")
+    (tmp_path / "b").rename(tmp_path / "a")
+    refused = pytest.raises(GuardRefused, match="no longer the directory inspected")
+    with refused, workspace(target, "r7", writing=True):
+        pass
+    assert list((tmp_path / "a").iterdir()) == [] and list((tmp_path / "c").iterdir()) == []
 
 
 def test_workspace_cleans_up_on_failure(tmp_path: Path) -> None:
     keep = tmp_path / "keep.txt"
     keep.write_text("mine")
     target = BenchTarget(str(tmp_path), TargetKind.DIRECTORY)
-    with pytest.raises(RuntimeError), workspace(target, "r3", writing=True) as path:
-        assert path.parent.name == "nastui-bench-r3"
-        path.write_bytes(b"test file")
+    with pytest.raises(RuntimeError), workspace(target, "r3", writing=True) as place:
+        assert Path(place.path).name == "nastui-bench.dat"
+        Path(place.path).write_bytes(b"test file")
         raise RuntimeError("fio died")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["keep.txt"]
 
 
-def test_reading_a_device_does_not_hold_it() -> None:
-    with workspace(DEV, "r4", writing=False) as path:
-        assert path == Path(DEV.path)
+def test_reading_a_device_still_goes_through_a_descriptor() -> None:
+    null = BenchTarget("/dev/null", TargetKind.DEVICE)
+    with pytest.raises(GuardRefused, match="cannot be opened"), workspace(DEV, "r4", writing=False):
+        pass
+    with workspace(null, "r4", writing=False) as place:  # not a block device: no number
+        assert place.path.startswith(f"/proc/{os.getpid()}/fd/")
 
 
 def test_exclusive_hold_refuses_a_missing_device() -> None:

@@ -1,24 +1,19 @@
-"""The guard's eyes without root: labels at every offset (pure, on byte images) and the stack and
-its users read from a fake /sys and /proc tree. The same on real loop devices is in
-tests/integration/test_guard_stacks.py."""
+"""The guard's eyes without root: labels at every offset (pure, on byte images), the stack and
+its users read from a fake /sys and /proc tree (`nastui.collectors.blockstack`), and the
+parsers of /proc (`nastui.collectors.procuse`). The same on real loop devices is in
+tests/integration/test_guard_stacks.py and test_guard_attacks.py."""
 
 from __future__ import annotations
 
-import os
 import struct
 from pathlib import Path
 
 import pytest
 
-from nastui.collectors.blockstack import (
-    devno,
-    is_real_root,
-    normal_root,
-    parse_maps_devices,
-    stack_of,
-    uses_of,
-)
+from nastui.collectors.blockstack import inspect, is_real_root, normal_root, read_stack
 from nastui.collectors.labels import find_labels, zfs_label_offsets
+from nastui.collectors.procuse import MapLine, devno, parse_maps, parse_stat_ids, read_only
+from nastui.core.footprint import Block, File, Link, Span
 
 KIB, MIB = 1024, 1 << 20
 SIZE = 64 * MIB + 12 * KIB  # not a multiple of 64 KiB or 256 KiB: offsets must round
@@ -97,8 +92,11 @@ def tree_with(tmp_path: Path) -> tuple[Path, str]:
     for name, number in (("sdz", fs), ("sdz1", "8:241"), ("md9", "9:9"), ("loop5", "7:5")):
         (block / name).mkdir(parents=True)
         (block / name / "dev").write_text(number + "\n")
+        (block / name / "size").write_text("131072\n")
     (block / "sdz/sdz1").mkdir()
     (block / "sdz/sdz1/partition").write_text("1\n")
+    (block / "sdz/sdz1/start").write_text("2048\n")
+    (block / "sdz/sdz1/size").write_text("65536\n")
     (block / "sdz1/holders/md9").mkdir(parents=True)
     backing = root / "srv/disk.img"
     backing.parent.mkdir(parents=True)
@@ -106,8 +104,7 @@ def tree_with(tmp_path: Path) -> tuple[Path, str]:
     loop = root / "sys/block/loop5/loop"
     loop.mkdir(parents=True)
     (loop / "backing_file").write_text("/srv/disk.img\n")
-    (loop / "offset").write_text("0\n")
-    (root / "sys/block/loop5/dev").write_text("7:5\n")
+    (loop / "offset").write_text("4096\n")
     (root / "proc/self").mkdir(parents=True)
     (root / "proc/self/mountinfo").write_text(
         "36 35 9:9 / /mnt/array rw,noatime shared:1 - xfs /dev/md9 rw\n"
@@ -118,20 +115,40 @@ def tree_with(tmp_path: Path) -> tuple[Path, str]:
     return root, fs
 
 
-def test_the_stack_and_its_users_from_a_tree(tmp_path: Path) -> None:
+def test_the_stack_from_a_tree(tmp_path: Path) -> None:
     root, fs = tree_with(tmp_path)
-    layers = stack_of(root, "sdz", fs, real=False)
-    assert [(layer.name, layer.how) for layer in layers] == [
-        ("sdz", "the target"),
-        ("sdz1", "partition sdz1 of sdz"),
-        ("loop5", "loop5 backed by /srv/disk.img, a file on sdz"),
-        ("md9", "sdz1 held by md9"),
-    ]
-    uses = uses_of(root, layers, real=False)
-    assert "md9 mounted at /mnt/array (xfs)" in uses
-    assert "loop5 mounted at /mnt/inner (ext4)" in uses
-    assert not any("/ (ext4)" in use for use in uses)
-    assert os.getpid() > 0 and not any("pid" in use for use in uses)  # no /proc/PID in the tree
+    stack = read_stack(root, real=False).stack
+    assert stack.devices["8:241"].links == (
+        Link(
+            Span(Block(fs), 2048 * 512, (2048 + 65536) * 512),
+            "holder sdz1",
+            "partition sdz1 (bytes 1048576-34603008)",
+        ),
+    )
+    assert stack.devices["9:9"].links[0].lower == Span(Block("8:241"))
+    (link,) = stack.devices["7:5"].links
+    backing = (root / "srv/disk.img").stat()
+    assert link.lower == Span(
+        File(devno(backing.st_dev), backing.st_ino), 4096, 4096 + 131072 * 512
+    )
+    assert isinstance(link.lower.node, File) and stack.names[link.lower.node] == "/srv/disk.img"
+    assert stack.filesystems["9:9"].devices == ("9:9",)
+
+
+def test_the_users_of_a_tree(tmp_path: Path) -> None:
+    root, fs = tree_with(tmp_path)
+    verdict = inspect(root, fs, real=False)
+    assert verdict.conflicts == (
+        "sdz: partition sdz1 (bytes 1048576-34603008) (sdz1: held by md9)",
+        "sdz: a file on it (/srv/disk.img): the backing file of loop5 (from offset 4096)",
+    )
+    partition = inspect(root, "8:241", real=False)
+    assert partition.conflicts == (
+        "sdz1: held by md9 (md9: mounted at /mnt/array (xfs))",
+        "sdz (the target writes to this device, bytes 1048576-34603008): a file on it "
+        "(/srv/disk.img): the backing file of loop5 (from offset 4096)",
+    )
+    assert partition.footprint == ("sdz1 bytes 0-67108864", "sdz bytes 1048576-34603008")
 
 
 def test_a_swap_file_on_the_stack(tmp_path: Path) -> None:
@@ -141,15 +158,38 @@ def test_a_swap_file_on_the_stack(tmp_path: Path) -> None:
     (root / "proc/swaps").write_text(
         f"Filename\tType\tSize\tUsed\tPriority\n{swapfile}   file  1024  0  -2\n"
     )
-    uses = uses_of(root, stack_of(root, "sdz", fs, real=False), real=False)
-    assert f"swap on {swapfile} (sdz)" in uses
+    assert (
+        f"sdz: a file on it ({swapfile}): swap on {swapfile}"
+        in inspect(root, fs, real=False).conflicts
+    )
 
 
-def test_maps_devices() -> None:
+def test_maps() -> None:
     text = (
         "55d0c0a00000-55d0c0a02000 r--p 00000000 fd:00 1311   /usr/bin/cat\n"
-        "7f2c1a000000-7f2c1a021000 rw-p 00000000 07:05 12 /mnt/inner/data (deleted)\n"
+        "7f2c1a000000-7f2c1a021000 rw-s 00100000 00:06 417 /dev/loop3\n"
         "7ffd5a1e0000-7ffd5a201000 rw-p 00000000 00:00 0      [stack]\n"
         "garbage\n"
     )
-    assert parse_maps_devices(text) == {"253:0", "7:5"}
+    assert parse_maps(text) == [
+        MapLine("55d0c0a00000-55d0c0a02000", 0, 0x2000, "253:0", 1311, "/usr/bin/cat"),
+        MapLine("7f2c1a000000-7f2c1a021000", 0x100000, 0x21000, "0:6", 417, "/dev/loop3"),
+    ]
+
+
+def test_stat_ids_and_fdinfo(tmp_path: Path) -> None:
+    assert parse_stat_ids("4242 (py (x) 3) S 4200 4242 4200 34816 0") == (4200, 4200)
+    assert parse_stat_ids("garbage") is None
+    (tmp_path / "ro").write_text("pos:\t0\nflags:\t0100000\nmnt_id:\t24\n")
+    (tmp_path / "rw").write_text("pos:\t0\nflags:\t0100002\nmnt_id:\t24\n")
+    assert read_only(tmp_path / "ro") and not read_only(tmp_path / "rw")
+    assert not read_only(tmp_path / "missing")
+
+
+def test_a_loop_whose_backing_file_cannot_be_found(tmp_path: Path) -> None:
+    """Where a loop device writes is not known: a write to it is refused, saying so."""
+    root, _fs = tree_with(tmp_path)
+    (root / "sys/block/loop5/loop/backing_file").write_text("/nowhere/gone.img\n")
+    verdict = inspect(root, "7:5", real=False)
+    assert any("cannot tell which devices hold its filesystem" in c for c in verdict.conflicts)
+    assert "/nowhere/gone.img" in verdict.conflicts[-1]

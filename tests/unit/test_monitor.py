@@ -23,31 +23,52 @@ from nastui.session import Source, open_session
 class Recorder:
     """A notifier that keeps what it is given, or refuses it."""
 
-    def __init__(self, fail: bool = False) -> None:
+    def __init__(self, fail: bool = False, name: str = "recorder") -> None:
         self.fail = fail
         self.batches: list[tuple[str, tuple[Notice, ...]]] = []
+        self.attempts = 0
+        self._name = name
 
     @property
     def name(self) -> str:
-        return "recorder"
+        return self._name
 
     def send(self, host: str, notices: Sequence[Notice]) -> None:
+        self.attempts += 1
         if self.fail:
-            raise NotifyError("recorder: refused on purpose")
+            raise NotifyError(f"{self._name}: refused on purpose")
         self.batches.append((host, tuple(notices)))
 
 
-def monitor(tmp_path: Path, notifier: Recorder, scenario: str = "failing-drive") -> Monitor:
+class Ticks:
+    """A monotonic clock that moves only when told to."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def monitor(
+    tmp_path: Path,
+    notifier: Recorder,
+    scenario: str = "failing-drive",
+    *,
+    ticks: Ticks | None = None,
+    others: Sequence[Recorder] = (),
+) -> Monitor:
     session = open_session(Source(demo=True, scenario=scenario), {})
     history = History.open(tmp_path / "history.sqlite")
     log = Log(io.StringIO())
     return Monitor(
         session,
         history,
-        [notifier],
+        [notifier, *others],
         log,
         latest_path=tmp_path / "latest.json",
         fleet=session.fleet,
+        monotonic=ticks or Ticks(),
     )
 
 
@@ -76,12 +97,16 @@ async def test_a_restart_sends_nothing_already_sent(tmp_path: Path) -> None:
     assert first.batches and second.batches == []
 
 
-async def test_a_failed_delivery_is_tried_again_next_cycle(tmp_path: Path) -> None:
+async def test_a_failed_delivery_is_tried_again_after_a_minute(tmp_path: Path) -> None:
     notifier = Recorder(fail=True)
-    daemon = monitor(tmp_path, notifier)
+    ticks = Ticks()
+    daemon = monitor(tmp_path, notifier, ticks=ticks)
     deliveries = await daemon.step()
     assert deliveries and not any(d.delivered for d in deliveries)
     notifier.fail = False
+    await daemon.step()
+    assert not notifier.batches  # not yet: the first retry is a minute later
+    ticks.now += 60
     await daemon.step()
     assert "drive:PK1331PLPX28B6:attr:197" in sent_keys(notifier)
     history = daemon.history

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from nastui.safeio import UnsafeFileError, read_bounded, read_text_bounded
+from nastui.control.statefile import StateError, read_or_empty
+from nastui.safeio import UnsafeFileError, json_depth, loads_json, read_bounded, read_text_bounded
 
 
 def test_a_regular_file_is_read_whole(tmp_path: Path) -> None:
@@ -62,3 +63,38 @@ def test_proc_and_sysfs_files_read_although_they_report_odd_sizes() -> None:
 def test_a_missing_file_is_an_ordinary_os_error(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError):
         read_bounded(tmp_path / "missing", 100)
+
+
+def test_json_nested_past_the_bound_is_a_value_error_not_a_recursion_error() -> None:
+    with pytest.raises(ValueError, match="nested 100000 levels deep"):
+        loads_json("[" * 100_000)
+    with pytest.raises(ValueError, match="nested 65 levels"):
+        loads_json("[" * 65 + "]" * 65)
+    assert json_depth("[" * 64 + "]" * 64) == 64 and loads_json("[" * 64 + "]" * 64)
+    assert loads_json('{"a": "[[[[{{{{", "b": [1, {"c": "]]]"}]}') == {
+        "a": "[[[[{{{{",
+        "b": [1, {"c": "]]]"}],
+    }
+    assert json_depth('"\\"[[["') == 0 and json_depth("3") == 0 and json_depth("[{}]") == 2
+
+
+def test_json_bytes_that_are_not_utf8_are_a_value_error() -> None:
+    with pytest.raises(ValueError, match="not UTF-8"):
+        loads_json(b'{"a": "\xff"}')
+    assert loads_json(b'{"a": 1}') == {"a": 1}
+
+
+def test_state_files_are_read_only_if_regular_and_bounded(tmp_path: Path) -> None:
+    fifo = tmp_path / "acks.json"
+    os.mkfifo(fifo)
+    with pytest.raises(StateError, match="is a FIFO, not a regular file"):
+        read_or_empty(fifo)
+    bad = tmp_path / "swap.json"
+    bad.write_bytes(b"\xff\xfe")
+    with pytest.raises(StateError, match="not UTF-8"):
+        read_or_empty(bad)
+    assert read_or_empty(tmp_path / "none.json") == ""
+    big = tmp_path / "big.json"
+    big.write_bytes(b" " * 101)
+    with pytest.raises(StateError, match="larger than 100 bytes"):
+        read_or_empty(big, limit=100)

@@ -80,7 +80,9 @@ def test_start_answers() -> None:
     assert asleep.outcome is StartOutcome.ASLEEP
     refused = start_answer(1, text("local-start-regular-file.txt"))
     assert refused.outcome is StartOutcome.FAILED
-    assert refused.line == "Use smartctl -h to get a usage summary"
+    assert refused.line.endswith(  # smartctl's reason, not its closing usage hint
+        ": Unable to detect device type; Please specify device type with the -d option."
+    )
 
 
 def test_progress_from_text_and_json() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -44,3 +45,10 @@ def test_rebind_writes_the_file_and_checks_it(tmp_path: Path) -> None:
     assert "# the one that keeps failing" in path.read_text()
     with pytest.raises(ConfigError):
         rebind(tmp_path / "missing.toml", 10, "A", "B")
+
+
+def test_a_fifo_where_the_configuration_was_is_refused_not_waited_on(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    os.mkfifo(path)
+    with pytest.raises(ConfigError, match="is a FIFO, not a regular file"):
+        rebind(path, 10, "PK1331PLPX28B6", "SIMNEW10A")

@@ -11,6 +11,7 @@ import pytest
 
 from nastui.collectors.zfs import collector as zfs
 from nastui.collectors.zfs.collector import ZfsCollector
+from nastui.collectors.zfs.messages import Meaning
 from nastui.model import CollectorError, PoolState, ScanKind
 from tests.fakepools import FIXTURES, FakeTools, install, transcript
 
@@ -81,7 +82,15 @@ def test_no_kernel_module_is_one_line(tools: FakeTools) -> None:
         tools.answer(tool, args, "", NO_MODULE, 1)
     report = collect(ZfsCollector())
     assert report.pools == ()
-    assert report.errors == (CollectorError("zfs", zfs.NO_MODULE),)
+    line = (
+        "ZFS kernel module not loaded (zpool: The ZFS modules are not loaded.): ZFS pools are "
+        "not read; load it with `modprobe zfs`"
+    )
+    assert report.errors == (CollectorError("zfs", line),)
+    assert (report.said, report.message) == (
+        Meaning.MODULE_NOT_LOADED,
+        "The ZFS modules are not loaded.",
+    )
 
 
 def test_not_installed_is_one_line(tools: FakeTools) -> None:

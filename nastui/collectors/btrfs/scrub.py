@@ -223,10 +223,37 @@ def _combine(devices: list[BtrfsScrub]) -> BtrfsScrub:
     return total
 
 
+# Sample: scrub started at Mon Aug  7 15:29:52 2017 and was aborted    (the rest wrapped)
+_LEGACY_OPENING = re.compile(r"^scrub (?:started|resumed) at ")
+
+
+def _unwrapped(text: str) -> list[tuple[int, str]]:
+    """The numbered lines with a legacy "scrub started at ... after 00:04:56" line that a
+    mail client or a web page broke in two (or three) joined again."""
+    lines = list(numbered(text))
+    out: list[tuple[int, str]] = []
+    i = 0
+    while i < len(lines):
+        line_no, raw = lines[i]
+        used = 0
+        if _LEGACY_OPENING.match(raw.strip()) and not _LEGACY_STARTED.match(raw.strip()):
+            joined = raw.strip()
+            for extra in range(1, 3):
+                if i + extra >= len(lines) or not lines[i + extra][1].strip():
+                    break
+                joined = f"{joined} {lines[i + extra][1].strip()}"
+                if _LEGACY_STARTED.match(joined):
+                    raw, used = joined, extra
+                    break
+        out.append((line_no, raw))
+        i += 1 + used
+    return out
+
+
 def _parse_lines(text: str) -> tuple[BtrfsScrub, list[BtrfsScrub], list[str]]:
     """The filesystem-wide record, the `-d` per-device ones, and the notes."""
     whole, devices, notes = BtrfsScrub(), [], []
-    for line_no, raw in numbered(text):
+    for line_no, raw in _unwrapped(text):
         line = raw.strip()
         if not line:
             continue

@@ -176,12 +176,47 @@ def _detail(array: MdArray, line_no: int, line: str) -> None:
         array.notes.append(note(WHAT, "unexpected line", line_no, line))
 
 
+# Sample: 1953382400 blocks super 1.2 level 6, 512k chunk, algorithm 2 [10/10] [UUUUUUUUUU]
+_BLOCKS_DONE = re.compile(r"\[[U_]+\]$")
+_STARTS = (_ARRAY, _PROGRESS, _WAITING, _BITMAP, _UNUSED, _PERSONALITIES, _READ_AHEAD)
+# Sample: finish=1271.8min speed=9898K/sec
+_TAIL = re.compile(r"^(?:finish=[\d.]+min|speed=\d+K/sec)(?:\s|$)")
+_PROGRESS_HEAD = re.compile(r"^(?:\[[=>.]*\]\s*)?(?:resync|recovery|check|repair|reshape)\s*=")
+# Sample: 1464725760 blocks    [==>..................]
+_OWN_LINE = re.compile(r"^(?:\d+ blocks\b|\[[=>.]*\])")
+
+
+def _continues(previous: str, line: str) -> bool:
+    """`line` is the rest of `previous`, wrapped by a mail client or a web page: members of
+    an array line, a progress line's finish= and speed=, or the end of a blocks line that
+    lacks its [n/m] [UU_] status."""
+    if _ARRAY.match(previous):
+        return all(_MEMBER.match(word) for word in line.split())
+    if _TAIL.match(line):  # a progress line's finish= and speed=
+        return bool(_PROGRESS_HEAD.match(previous))
+    if previous.split(" ", 2)[1:2] != ["blocks"] or _BLOCKS_DONE.search(previous):
+        return False
+    return not any(p.match(line) for p in _STARTS) and not _OWN_LINE.match(line)
+
+
+def _unwrapped(text: str) -> list[tuple[int, str]]:
+    """The numbered lines of `text` with wrapped array and blocks lines joined again."""
+    out: list[tuple[int, str]] = []
+    for line_no, raw in numbered(text):
+        line = raw.strip()
+        if out and line and _continues(out[-1][1].strip(), line):
+            out[-1] = (out[-1][0], f"{out[-1][1]} {line}")
+        else:
+            out.append((line_no, raw))
+    return out
+
+
 def parse_mdstat_report(text: str) -> tuple[list[MdArray], list[str]]:
     """Every array in /proc/mdstat, in the order listed, and notes for lines met before any
     array (lines under an array that were not understood are in its `notes`). Never raises."""
     arrays: list[MdArray] = []
     stray: list[str] = []
-    for line_no, raw in numbered(text):
+    for line_no, raw in _unwrapped(text):
         line = raw.strip()
         if not line or _PERSONALITIES.match(line) or _UNUSED.match(line):
             continue

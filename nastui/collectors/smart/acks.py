@@ -13,6 +13,7 @@ from nastui.collectors.sysfs import file_stamp
 from nastui.core.ack import decode
 from nastui.core.statefiles import ACKS_FILE
 from nastui.model import Acknowledgement, CollectorError
+from nastui.safeio import STATE_LIMIT, read_text_bounded
 
 
 class AckReader:
@@ -34,7 +35,8 @@ class AckReader:
             return self._acks
         self._stamp = stamp
         try:
-            self._acks = decode(self.path.read_text(encoding="utf-8"), str(self.path))
+            text = read_text_bounded(self.path, STATE_LIMIT)  # never a FIFO, never 1 GB
+            self._acks = decode(text, str(self.path))
             self.error = None
         except (OSError, ValueError) as exc:
             self._acks = {}

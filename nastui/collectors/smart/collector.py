@@ -38,6 +38,8 @@ from nastui.collectors.smart.reading import SmartReading, apply_reading
 from nastui.collectors.smart.text import normalized_lines, power_state, unread_attribute_rows
 from nastui.collectors.smart.wake import WakeTracker
 from nastui.collectors.sysfs import read_text
+from nastui.core.clock import due
+from nastui.core.drivepolicy import is_virtual
 from nastui.model import CollectorError, Drive, PowerState, Temperature, TempSource, Transport
 from nastui.model.errors import ParseError
 
@@ -154,6 +156,16 @@ def is_device_node(path: Path) -> bool:
     return stat.S_ISBLK(mode) or stat.S_ISCHR(mode)
 
 
+def target_of(root: Path, drive: Drive) -> Target:
+    """How smartctl is pointed at `drive` under `root`: its path and `-d` type."""
+    path = root / "dev" / drive.dev
+    transport = drive.identity.transport
+    kind = smart_type(transport) or "sat"
+    if kind == "scsi" and read_text(root / "sys/block" / drive.dev / "device/vendor") == "ATA":
+        kind = "sat"  # a SATA drive behind a SAS HBA or expander: ATA through SAT
+    return Target(drive.dev, str(path), transport, is_device_node(path), kind)
+
+
 class SmartCollector:
     """SMART, temperatures and power states of the drives under `root`, polled on a schedule."""
 
@@ -193,15 +205,7 @@ class SmartCollector:
             return await read(target, self._run, self._timeout, self._euid)
 
     def _target(self, drive: Drive) -> Target:
-        path = self._root / "dev" / drive.dev
-        transport = drive.identity.transport
-        kind = smart_type(transport) or "sat"
-        if (
-            kind == "scsi"
-            and read_text(self._root / "sys/block" / drive.dev / "device/vendor") == "ATA"
-        ):
-            kind = "sat"  # a SATA drive behind a SAS HBA or expander: ATA through SAT
-        return Target(drive.dev, str(path), transport, is_device_node(path), kind)
+        return target_of(self._root, drive)
 
     def _due(self, drive: Drive, state: _State, now: float, io: int | None) -> bool | None:
         """None: nothing due; False: a full read; True: a probe."""
@@ -211,10 +215,10 @@ class SmartCollector:
             return None
         if not self.wakes.may_query(drive.key, io):
             return None
-        if state.full_at is None or now - state.full_at >= self._smart_every:
+        if due(state.full_at, now, self._smart_every):
             return False
         wants_temp = drive.temperature is None
-        if wants_temp and (state.probe_at is None or now - state.probe_at >= self._temp_every):
+        if wants_temp and due(state.probe_at, now, self._temp_every):
             return True
         return None
 
@@ -300,11 +304,13 @@ class SmartCollector:
         )
 
     def _errors(self, drives: Sequence[Drive]) -> list[CollectorError]:
+        """A host-wide problem once (none for virtual disks, which have no SMART anyway: a
+        VM without smartctl is fine), and each drive nastui woke."""
         host: dict[str, list[str]] = {}
         errors: list[CollectorError] = []
         for drive in drives:
             problem = self._states[drive.key].problem
-            if problem is not None and problem.host_wide:
+            if problem is not None and problem.host_wide and not is_virtual(drive.identity):
                 host.setdefault(problem.text, []).append(drive.dev)
             woken = self.wakes.wakeups(drive.key)
             if woken:

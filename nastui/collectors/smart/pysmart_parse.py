@@ -27,6 +27,7 @@ from nastui.collectors.smart import labels
 from nastui.collectors.smart import text as smart_text
 from nastui.collectors.smart.errorlog import errors_from_lines
 from nastui.collectors.smart.fallback import labels_only, with_unread
+from nastui.collectors.smart.pasted import restored
 from nastui.collectors.smart.reading import (
     SmartReading,
     celsius,
@@ -247,6 +248,12 @@ def _notes(device: Any, lines: Sequence[str]) -> tuple[str, ...]:
         notes.append("smartctl cannot check this drive's power mode: asking it may wake it")
     if device.smart_capable and not device.smart_enabled:
         notes.append("SMART is disabled on the drive (enable it: smartctl -s on DEVICE)")
+    unknown = smart_text.overall_unknown(lines)
+    if unknown is not None:
+        notes.append(
+            f"the drive's overall assessment is {unknown!r}: smartctl could not get it (a USB "
+            "bridge that does not pass it through?); judged by the attributes alone"
+        )
     return tuple(notes)
 
 
@@ -312,9 +319,14 @@ def parse_answers(
 def parse_text(text: str, source: str, dev: str = "sda") -> SmartReading:
     """A saved `smartctl -a`/`-x` text report, parsed the way the live path parses a drive.
 
+    A report as pasted into mail or a forum is put back into smartctl's layout first
+    (`nastui.collectors.smart.pasted`: wrapped rows joined, quote marks and fragments), each
+    repair named in the reading's notes.
+
     Raises:
         ParseError: it is not a smartctl report, or pySMART could not read it.
     """
+    text, repairs = restored(text)
     lines = smart_text.normalized_lines(text)
     interface = smart_text.interface_of(lines, source)
     if not labels.has_banner(lines):
@@ -326,4 +338,4 @@ def parse_text(text: str, source: str, dev: str = "sda") -> SmartReading:
     unread = tuple(smart_text.unread_attribute_rows(text.splitlines()))
     answers = {first_request(dev, interface): Answer(tuple(lines), 0, unread)}
     reading, _ = parse_answers(dev, interface, answers, source)
-    return reading
+    return dataclasses.replace(reading, notes=(*repairs, *reading.notes)) if repairs else reading

@@ -48,7 +48,7 @@ _BRIEF_HEADER = re.compile(
 # Sample:   5 Reallocated_Sector_Ct   PO--CK   100   100   005    -    14
 # Sample: 194 Temperature_Celsius     -O----   089   089   000    -    67 (Min/Max 22/73)
 # Sample:  12 Power_Cycle_Count       -OSRCK+  000   048   ---    -    281474959933440
-_BRIEF_ROW = re.compile(
+BRIEF_ROW = re.compile(
     r"^\s*(?P<id>\d{1,3})\s+(?P<name>\S+)\s+(?P<flags>[-POSRCK]{6})\+?\s+(?P<value>\d+|---)"
     r"\s+(?P<worst>\d+|---)\s+(?P<thresh>\d+|---)\s+(?P<fail>-|NOW|Past)\s+(?P<raw>\S.*?)\s*$"
 )
@@ -110,15 +110,27 @@ def standby_check_ignored(lines: Iterable[str]) -> bool:
 
 
 def overall_assessment(lines: Iterable[str]) -> bool | None:
-    """The drive's own verdict: True PASSED/OK, False FAILED (or any SCSI status but OK)."""
+    """The drive's own verdict: True PASSED/OK, False FAILED (or any SCSI status but OK);
+    None when there is none, or smartctl could not get one ("UNKNOWN!": a USB bridge that
+    does not pass the status through, `overall_unknown`)."""
     seen = list(lines)
     ata = _first(_OVERALL, seen)
     if ata is not None:
-        return ata["result"].upper().startswith("PASSED")
+        word = ata["result"].upper()
+        return True if word.startswith("PASSED") else False if word.startswith("FAILED") else None
     scsi = _first(_SCSI_STATUS, seen)
     if scsi is not None:
         return scsi["result"].upper() == "OK"
     return None
+
+
+def overall_unknown(lines: Iterable[str]) -> str | None:
+    """What smartctl printed as the overall assessment when it is neither PASSED nor FAILED
+    ("UNKNOWN!"), else None."""
+    ata = _first(_OVERALL, lines)
+    if ata is None or ata["result"].upper().startswith(("PASSED", "FAILED")):
+        return None
+    return ata["result"]
 
 
 def wwn(lines: Iterable[str]) -> str | None:
@@ -172,7 +184,7 @@ def classic_attribute_lines(lines: Iterable[str]) -> list[str]:
                 "WHEN_FAILED RAW_VALUE"
             )
             continue
-        row = _BRIEF_ROW.match(line) if in_table else None
+        row = BRIEF_ROW.match(line) if in_table else None
         if row is not None:
             out.append(_classic_row(row))
             continue
@@ -198,7 +210,7 @@ def unread_attribute_rows(lines: Iterable[str]) -> list[str]:
             continue
         if not line.strip():
             in_table = False
-        elif "|" not in line and not _BRIEF_ROW.match(line):
+        elif "|" not in line and not BRIEF_ROW.match(line):
             unread.append(line)
     return unread
 

@@ -18,7 +18,13 @@ from __future__ import annotations
 
 import re
 
-from nastui.collectors.pools_parse import parse_ctime, parse_duration, parse_size, percent_of
+from nastui.collectors.pools_parse import (
+    decimal_points,
+    parse_ctime,
+    parse_duration,
+    parse_size,
+    percent_of,
+)
 from nastui.model import ScanKind, ScanProgress, ScanState
 from nastui.model.errors import ParseError
 
@@ -85,6 +91,7 @@ def parse_layout(key: str, lines: list[str], notes: list[str]) -> ScanProgress |
     """
     if not lines:
         return None
+    lines = decimal_points(lines)
     kind = ScanKind.REMOVE if key == "remove" else ScanKind.EXPAND
     first = lines[0]
     try:

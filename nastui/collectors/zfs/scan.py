@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 
 from nastui.collectors.pools_parse import (
+    decimal_points,
     parse_ctime,
     parse_duration,
     parse_size,
@@ -214,6 +215,7 @@ def parse_scan(lines: list[str], notes: list[str] | None = None) -> ScanProgress
         ParseError: a line no OpenZFS version prints (with `notes`: only for the first line,
             the one that says what the scan is; other lines are noted there and skipped).
     """
+    lines = decimal_points(lines)
     if not lines or lines[0] == "none requested" or _ERROR_SCRUB.match(lines[0]):
         return None
     try:

@@ -1,7 +1,11 @@
 """Fan drivers: hwmon PWM, Supermicro and Dell BMCs over IPMI, a command, the simulator's fans.
 
-Each driver has three calls, all through a `FanWriter`:
+Each driver has four calls, all through a `FanWriter`:
 - `set(duty)`: take control if not yet taken and set `duty` percent (checked 0..100);
+- `hold()`: every period the duty is unchanged, keep what was set against whatever else
+  writes the fan (a BIOS, a BMC, another tool): hwmon reads `pwmN_enable` and `pwmN` back and
+  writes them again when they differ, and says what it found; IPMI and command fans cannot be
+  read back, so their last commands are sent again;
 - `full()`: 100 % now (the fail-safe after any error);
 - `restore()`: give the fan back as it was found: hwmon's original `pwmN_enable` and `pwmN`;
   Dell's automatic mode; where nothing can be read back (Supermicro, commands) full speed.
@@ -29,6 +33,11 @@ class FanDriver(Protocol):
         """Set `duty` percent. Raises ValueError (bad duty) or DriverError."""
         ...
 
+    async def hold(self) -> str | None:
+        """Keep the duty last set; what was found changed ("pwm2_enable=5, pwm2=60"), or
+        None. Raises DriverError."""
+        ...
+
     async def full(self) -> None:
         """Full speed now. Raises DriverError."""
         ...
@@ -50,6 +59,8 @@ class HwmonPwm:
         self._taken = False
         self._original: tuple[str | None, str | None] = (None, None)
         self._has_enable = True
+        self._value: int | None = None  # the pwm value last written
+        self._readback: str | None = None  # and how the chip reads it back (some round it)
 
     @property
     def original(self) -> tuple[str | None, str | None]:
@@ -69,7 +80,31 @@ class HwmonPwm:
         ):
             w.write(self.enable, int(MANUAL))
         self._taken = True
+        self._put(value)
+
+    def _put(self, value: int) -> None:
+        w = self._writer
         w.write(self.pwm, value)
+        self._value = value
+        self._readback = None if w.dry_run else w.read(self.pwm)
+
+    async def hold(self) -> str | None:
+        """`pwmN_enable` and `pwmN` read back; written again (manual, the last value) when
+        anything else changed them. Returns what was found then, None when they were kept."""
+        w = self._writer
+        if self._value is None or w.dry_run:
+            return None
+        enable = w.read(self.enable) if self._has_enable else MANUAL
+        value = w.read(self.pwm)
+        if enable == MANUAL and value is not None and value == self._readback:
+            return None
+        if self._has_enable:
+            w.write(self.enable, int(MANUAL))
+        self._put(self._value)
+        found = [f"{self.pwm.name}={_shown(value)}"]
+        if self._has_enable:
+            found.insert(0, f"{self.enable.name}={_shown(enable)}")
+        return ", ".join(found)
 
     async def full(self) -> None:
         """Manual mode at 255."""
@@ -79,6 +114,7 @@ class HwmonPwm:
         """The original `pwmN`, then the original `pwmN_enable`; 255 if they were unreadable."""
         if not self._taken:
             return
+        self._value = None
         enable, value = self._original
         if enable is None or not enable.isdigit():
             self._writer.write(self.pwm, 255)
@@ -87,6 +123,35 @@ class HwmonPwm:
             self._writer.write(self.pwm, int(value))
         self._writer.write(self.enable, int(enable))
         self._taken = False
+
+
+def _shown(value: str | None) -> str:
+    """A value read back, for the log: unreadable, empty or garbage said as such."""
+    if value is None:
+        return "unreadable"
+    return repr(value) if not value.isdigit() else value
+
+
+class Resend:
+    """The commands that set a BMC's or a command fan's state last: `hold` sends them again
+    (nothing can be read back), `restore` forgets them."""
+
+    def __init__(self, writer: FanWriter) -> None:
+        self._writer = writer
+        self.last: tuple[tuple[str, ...], ...] = ()
+
+    async def run(self, *commands: tuple[str, ...]) -> None:
+        """Run `commands` in order, and keep them as the state to hold."""
+        self.last = ()
+        for command in commands:
+            await self._writer.run(command)
+        self.last = commands
+
+    async def hold(self) -> str | None:
+        """The last commands again; nothing can be read back, so nothing is reported."""
+        for command in self.last:
+            await self._writer.run(command)
+        return None
 
 
 class SupermicroZone:
@@ -100,6 +165,7 @@ class SupermicroZone:
         self._writer = writer
         self._base = tuple(base)
         self._full_mode = False
+        self._sent = Resend(writer)
 
     async def set(self, duty: float) -> None:
         """Full mode once (the BMC otherwise overrides the zone duty), then the duty."""
@@ -107,17 +173,22 @@ class SupermicroZone:
         if not self._full_mode:
             await self._writer.run(argv.supermicro_full_mode(self._base))
             self._full_mode = True
-        await self._writer.run(command)
+        await self._sent.run(command)  # held: the duty again, not Full mode (100 % at once)
+
+    async def hold(self) -> str | None:
+        """The zone's duty sent again (or Full mode, after `full`)."""
+        return await self._sent.hold()
 
     async def full(self) -> None:
         """Fan mode Full: every fan at 100 %."""
-        await self._writer.run(argv.supermicro_full_mode(self._base))
+        await self._sent.run(argv.supermicro_full_mode(self._base))
         self._full_mode = True
 
     async def restore(self) -> None:
         """Nothing to read back: full speed, with the BMC's own Full mode."""
         if self._full_mode:
             await self.full()
+        self._sent.last = ()
 
 
 class DellFans:
@@ -128,6 +199,7 @@ class DellFans:
         self._writer = writer
         self._base = tuple(base)
         self._manual = False
+        self._sent = Resend(writer)
 
     async def set(self, duty: float) -> None:
         """Manual mode once, then the duty."""
@@ -135,7 +207,12 @@ class DellFans:
         if not self._manual:
             await self._writer.run(argv.dell_manual(self._base))
             self._manual = True
-        await self._writer.run(command)
+        await self._sent.run(command)
+        self._sent.last = (argv.dell_manual(self._base), command)  # held: both, in order
+
+    async def hold(self) -> str | None:
+        """Manual mode and the duty sent again (an iDRAC reset takes manual mode away)."""
+        return await self._sent.hold()
 
     async def full(self) -> None:
         """Manual mode at 100 %."""
@@ -144,6 +221,7 @@ class DellFans:
 
     async def restore(self) -> None:
         """Automatic mode: the iDRAC's own fan control again."""
+        self._sent.last = ()
         if self._manual:
             await self._writer.run(argv.dell_automatic(self._base))
             self._manual = False
@@ -158,12 +236,17 @@ class CommandFan:
         self._template = tuple(template)
         self._writer = writer
         self._used = False
+        self._sent = Resend(writer)
 
     async def set(self, duty: float) -> None:
         """Run the command with `duty`."""
         command = argv.command_argv(self._template, duty)
         self._used = True
-        await self._writer.run(command)
+        await self._sent.run(command)
+
+    async def hold(self) -> str | None:
+        """The command run again with the same duty."""
+        return await self._sent.hold()
 
     async def full(self) -> None:
         """Run the command with 100."""
@@ -173,6 +256,7 @@ class CommandFan:
         """Nothing to read back: full speed."""
         if self._used:
             await self.full()
+        self._sent.last = ()
 
 
 class SimFan:
@@ -185,6 +269,10 @@ class SimFan:
     async def set(self, duty: float) -> None:
         """Record the duty."""
         self._writer.note(f"sim fan {self.name} = {argv.check_duty(duty):g} %")
+
+    async def hold(self) -> str | None:
+        """Nothing to hold: the simulator's fans obey."""
+        return None
 
     async def full(self) -> None:
         """Record full speed."""

@@ -9,7 +9,8 @@ A driver never opens a sysfs file or starts ipmitool itself: it asks the writer,
 
 Files are opened with O_NONBLOCK and never created: a sysfs attribute ignores the flag, while a
 FIFO where an attribute should be fails at once instead of blocking the loop (a write to a
-FIFO nobody reads is ENXIO; a read of one nobody writes is empty).
+FIFO nobody reads is ENXIO). Reads go through `safeio.read_bounded`: a regular file of at most
+a page, or nothing.
 """
 
 from __future__ import annotations
@@ -19,6 +20,10 @@ import shlex
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Protocol
+
+from nastui.safeio import read_bounded
+
+SYSFS_PAGE = 4096  # the most a sysfs attribute holds
 
 
 class DriverError(Exception):
@@ -61,13 +66,11 @@ class FanWriter:
         return done
 
     def read(self, path: Path) -> str | None:
-        """A sysfs value, stripped; None when it cannot be read (reads are not recorded)."""
+        """A sysfs value, stripped; None when it cannot be read, or is not a regular file of
+        at most a page (`safeio`: a FIFO or a device in its place is not read). Reads are not
+        recorded."""
         try:
-            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-            try:
-                data = os.read(fd, 4096)
-            finally:
-                os.close(fd)
+            data = read_bounded(path, SYSFS_PAGE)
         except OSError:
             return None
         return data.decode("ascii", errors="replace").strip()

@@ -1,0 +1,307 @@
+"""What every process uses, as `nastui.core.footprint.Use`s: the benchmark guard's view of
+programs (root; read-only).
+
+For every process but nastui's own and its tools (fio, dd, the write-sync-close timer: see
+`ours`):
+
+- every descriptor of EVERY task: a thread that called `unshare(CLONE_FILES)` has a table of
+  its own, which /proc/PID/fd does not show; /proc/PID/task/TID/fd does. Tasks sharing one
+  table (the usual threads) are read once, told apart by `kcmp(KCMP_FILES)`;
+- every task's working and root directory (a thread may `unshare(CLONE_FS)` too);
+- every file mapping, descriptor closed or not: a mapping of a device node names the node's
+  filesystem (devtmpfs) and inode in /proc/PID/maps, not the device, so each mapped object
+  is followed through /proc/PID/map_files (root) to what it is; where that is refused, a
+  device node is still matched by the filesystem and inode of every node under /dev.
+
+A block device opened or mapped is a use of that device (a mapping: of its mapped bytes); a
+file or directory is a use of that file. Processes that cannot be looked at (another user's,
+without root) are named, so that the guard refuses rather than miss them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import platform
+import stat
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from nastui.core.footprint import Block, File, Node, Span, Use
+from nastui.safeio import MIB, read_text_bounded
+
+MAPS_LIMIT = 32 * MIB  # 65530 mappings (vm.max_map_count) of ~100 bytes fit easily
+_KCMP = {"x86_64": 312, "aarch64": 272, "riscv64": 272, "i686": 349, "armv7l": 378}
+KCMP_FILES, KCMP_FS = 2, 3
+
+
+def devno(raw: int) -> str:
+    """A dev_t as "major:minor"."""
+    return f"{os.major(raw)}:{os.minor(raw)}"
+
+
+def node_of(st: os.stat_result) -> Node | None:
+    """What a stat names for the guard: a block device, a file or directory; None else."""
+    if stat.S_ISBLK(st.st_mode):
+        return Block(devno(st.st_rdev))
+    if stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode):
+        return File(devno(st.st_dev), st.st_ino)
+    return None
+
+
+def _names(directory: Path) -> list[str]:
+    try:
+        return [p.name for p in directory.iterdir()]
+    except OSError:
+        return []
+
+
+class _Kcmp:
+    """kcmp(2): whether two tasks share a resource (None when the kernel cannot say)."""
+
+    def __init__(self) -> None:
+        self.number = _KCMP.get(platform.machine())
+        self.libc = ctypes.CDLL(None, use_errno=True) if self.number else None
+
+    def same(self, a: int, b: int, kind: int) -> bool | None:
+        if self.libc is None or self.number is None:
+            return None
+        result = int(self.libc.syscall(self.number, a, b, kind, 0, 0))
+        return None if result < 0 else result == 0
+
+
+def _distinct(tasks: list[int], kind: int, kcmp: _Kcmp) -> list[int]:
+    """One task per distinct table (all of them when kcmp cannot tell)."""
+    kept: list[int] = []
+    for tid in tasks:
+        if not any(kcmp.same(rep, tid, kind) is True for rep in kept):
+            kept.append(tid)
+    return kept
+
+
+def parse_stat_ids(text: str) -> tuple[int, int] | None:
+    """(parent pid, session id) from /proc/PID/stat (the name may hold spaces and ')').
+
+    # Sample: 4242 (python3) S 4200 4242 4200 34816 ...
+    """
+    fields = text[text.rfind(")") + 2 :].split()
+    if len(fields) < 4 or not fields[1].isdigit() or not fields[3].isdigit():
+        return None
+    return int(fields[1]), int(fields[3])
+
+
+def ours(proc: Path, pid: int, pids: list[str]) -> frozenset[int]:
+    """`pid` and its tools: nastui starts each program in a session of its own
+    (`nastui.collectors.runner`), so a process in a session led by a child of `pid` is one
+    of its tools (fio, dd, blkid) or theirs. Other children (a test's helpers) are not."""
+    ids: dict[int, tuple[int, int]] = {}
+    for other in pids:
+        try:
+            found = parse_stat_ids(read_text_bounded(proc / other / "stat", 4096))
+        except OSError:
+            continue
+        if found is not None:
+            ids[int(other)] = found
+    leaders = {p for p, (parent, session) in ids.items() if parent == pid and session == p}
+    return frozenset({pid} | {p for p, (_, session) in ids.items() if session in leaders})
+
+
+@dataclass(frozen=True, slots=True)
+class MapLine:
+    """One file mapping of /proc/PID/maps: its address range, file offset, st_dev and inode.
+
+    # Sample: 7f2c1a000000-7f2c1a021000 rw-s 00100000 00:06 417   /dev/loop3
+    """
+
+    addresses: str
+    offset: int
+    length: int
+    dev: str
+    ino: int
+    path: str
+
+
+def parse_maps(text: str) -> list[MapLine]:
+    """The file mappings of /proc/PID/maps (anonymous ones, inode 0, left out)."""
+    found = []
+    for line in text.splitlines():
+        fields = line.split(maxsplit=5)
+        if len(fields) < 5 or fields[4] == "0" or ":" in fields[0] or "-" not in fields[0]:
+            continue
+        try:
+            low, high = (int(x, 16) for x in fields[0].split("-", 1))
+            major, minor = (int(x, 16) for x in fields[3].split(":", 1))
+            found.append(
+                MapLine(
+                    fields[0],
+                    int(fields[2], 16),
+                    high - low,
+                    f"{major}:{minor}",
+                    int(fields[4]),
+                    fields[5].strip() if len(fields) > 5 else "",
+                )
+            )
+        except ValueError:
+            continue
+    return found
+
+
+def device_nodes(dev_dir: Path = Path("/dev")) -> dict[tuple[str, int], str]:
+    """(st_dev, inode) of every block device node under `dev_dir` -> its device number."""
+    found: dict[tuple[str, int], str] = {}
+    for where, _dirs, files in os.walk(dev_dir):
+        for name in files:
+            with contextlib.suppress(OSError):
+                st = (Path(where) / name).lstat()
+                if stat.S_ISBLK(st.st_mode):
+                    found[(devno(st.st_dev), st.st_ino)] = devno(st.st_rdev)
+    return found
+
+
+@dataclass(slots=True)
+class ProcessUses:
+    """What the processes use: `uses`, file names for messages, and processes not seen."""
+
+    uses: list[Use] = field(default_factory=list)
+    names: dict[File, str] = field(default_factory=dict)
+    unseen: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class _Scan:
+    """One pass over /proc."""
+
+    proc: Path
+    kcmp: _Kcmp
+    out: ProcessUses = field(default_factory=ProcessUses)
+    mapped: dict[tuple[str, int], Node | None] = field(default_factory=dict)
+    nodes: dict[tuple[str, int], str] | None = None
+
+    def add(
+        self, node: Node | None, key: str, what: str, name: str, span: Span | None = None
+    ) -> None:
+        """A use of `node`; `name` names a file for messages ("/proc/..." links are read)."""
+        if node is None:
+            return
+        self.out.uses.append(Use(span or Span(node), key, what))
+        if isinstance(node, File) and node not in self.out.names:
+            if name.startswith(f"{self.proc}/"):
+                name = _link(Path(name))
+            if name:
+                self.out.names[node] = name.removesuffix(" (deleted)")
+
+    def entries(self, directory: Path) -> Iterator[tuple[str, os.stat_result]]:
+        """Each entry of a /proc fd directory and what it leads to (sockets, pipes left out)."""
+        try:
+            with os.scandir(directory) as found:
+                for entry in found:
+                    with contextlib.suppress(OSError):
+                        st = entry.stat()
+                        if not stat.S_ISSOCK(st.st_mode) and not stat.S_ISFIFO(st.st_mode):
+                            yield entry.path, st
+        except OSError:
+            return
+
+    def task(self, pid: int, tid: int, label: str, fds: bool, dirs: bool) -> None:
+        base = self.proc / str(pid) / "task" / str(tid)
+        if fds:
+            for entry, st in self.entries(base / "fd"):
+                node = node_of(st)
+                if isinstance(node, Block) and read_only(base / "fdinfo" / Path(entry).name):
+                    self.out.uses.append(
+                        Use(Span(node), f"pid {pid}", f"open read-only by {label}", brief=True)
+                    )
+                else:
+                    self.add(node, f"pid {pid}", f"open by {label}", entry)
+        if dirs:
+            for which, what in (("cwd", "the working directory"), ("root", "the root directory")):
+                with contextlib.suppress(OSError):
+                    st = (base / which).stat()
+                    self.add(node_of(st), f"pid {pid}", f"{what} of {label}", str(base / which))
+
+    def mapping(self, pid: int, line: MapLine) -> Node | None:
+        key = (line.dev, line.ino)
+        if key not in self.mapped:
+            node: Node | None = None
+            try:
+                node = node_of((self.proc / str(pid) / "map_files" / line.addresses).stat())
+            except OSError:
+                if self.nodes is None:
+                    self.nodes = device_nodes()
+                rdev = self.nodes.get(key)
+                node = Block(rdev) if rdev else File(line.dev, line.ino)
+            self.mapped[key] = node
+        return self.mapped[key]
+
+    def maps(self, pid: int, label: str) -> None:
+        try:
+            text = read_text_bounded(self.proc / str(pid) / "maps", MAPS_LIMIT)
+        except OSError:
+            return
+        files: set[Node] = set()
+        for line in parse_maps(text):
+            node = self.mapping(pid, line)
+            if isinstance(node, Block):
+                span = Span(node, line.offset, line.offset + line.length)
+                self.add(node, f"pid {pid}", f"mapped by {label}", line.path, span)
+            elif node is not None and node not in files:  # a file: once, whatever its ranges
+                files.add(node)
+                self.add(node, f"pid {pid}", f"mapped by {label}", line.path)
+
+    def process(self, pid: int) -> None:
+        base = self.proc / str(pid)
+        try:
+            comm = read_text_bounded(base / "comm", 4096).strip() or "?"
+        except OSError:
+            return  # gone
+        label = f"pid {pid} ({comm})"
+        tasks = sorted(
+            (int(t) for t in _names(base / "task") if t.isdigit()), key=lambda t: t != pid
+        )
+        if not os.access(base / "fd", os.R_OK) and base.exists():
+            self.out.unseen.append(label)
+            return
+        files = set(_distinct(tasks, KCMP_FILES, self.kcmp))
+        dirs = set(_distinct(tasks, KCMP_FS, self.kcmp))
+        for tid in tasks:
+            who = label if tid == pid else f"{label} in its thread {tid}"
+            self.task(pid, tid, who, tid in files, tid in dirs)
+        self.maps(pid, label)
+
+
+def read_only(fdinfo: Path) -> bool:
+    """Whether a descriptor was opened read-only, from /proc/PID/fdinfo/N.
+
+    # Sample: flags:\t0100000
+    """
+    try:
+        text = read_text_bounded(fdinfo, 64 * 1024)
+    except OSError:
+        return False
+    for line in text.splitlines():
+        if line.startswith("flags:"):
+            try:
+                return int(line.split(":", 1)[1].strip(), 8) & os.O_ACCMODE == os.O_RDONLY
+            except ValueError:
+                return False
+    return False
+
+
+def _link(path: Path) -> str:
+    try:
+        return str(path.readlink())
+    except OSError:
+        return ""
+
+
+def process_uses(proc: Path = Path("/proc"), own: int | None = None) -> ProcessUses:
+    """Every process's uses, but those of `own` (default: this process) and its children."""
+    pids = [p for p in _names(proc) if p.isdigit()]
+    skip = ours(proc, os.getpid() if own is None else own, pids)
+    scan = _Scan(proc, _Kcmp())
+    for pid in pids:
+        if int(pid) not in skip:
+            scan.process(int(pid))
+    return scan.out
