@@ -23,6 +23,7 @@ import os
 import re
 import sys
 import time
+from pathlib import Path
 from typing import TextIO
 
 from nastui import exits
@@ -71,8 +72,9 @@ def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentPars
     log.add_argument("--since", type=duration, help="how far back (7d; default: the last 50)")
 
 
-def _history(*, write: bool) -> History | str:
-    path = state_dir(os.environ, os.geteuid()) / HISTORY_FILE
+def _history(*, write: bool, directory: Path | None = None) -> History | str:
+    """The daemon's history in `directory` (default: the machine's state directory)."""
+    path = (directory or state_dir(os.environ, os.geteuid())) / HISTORY_FILE
     try:
         return History.open(path, readonly=not write)
     except HistoryError as exc:
@@ -238,7 +240,13 @@ def _forget_legacy(key: str) -> None:
 
 
 def _log(args: argparse.Namespace, out: TextIO) -> int:
-    history = _history(write=False)
+    session = open_for(args)  # the demo's log is its own daemon's, never the machine's
+    if isinstance(session, int):
+        return session
+    try:
+        history = _history(write=False, directory=session.writable_state_dir())
+    except StateError as exc:
+        history = str(exc)
     if isinstance(history, str):
         print(f"nastui: {history}", file=sys.stderr)
         return exits.EX_UNAVAILABLE

@@ -51,6 +51,7 @@ COMMANDS = [
     ["daemon", "--cycles", "2", "--period", "0.1", "--no-notify"],
     ["export", "--prometheus", "OUT"],
     ["export", "--prometheus", "-"],
+    ["capture", "-o", "OUT"],
 ]
 WRITE_CALLS = "open,openat,creat,truncate,mkdir,mkdirat,rmdir,unlink,unlinkat," + (
     "rename,renameat,renameat2,link,linkat,symlink,symlinkat"
