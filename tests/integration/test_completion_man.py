@@ -90,18 +90,22 @@ def test_zsh(tmp_path: Path, words: list[str], expected: list[str]) -> None:
     ],
 )
 def test_fish(tmp_path: Path, line: str, expected: list[str]) -> None:
+    assert fish_offers(generated(tmp_path, "completion", "fish"), line) == expected
+
+
+def fish_offers(script: Path, line: str, env: dict[str, str] | None = None) -> list[str]:
+    """What fish offers at the end of `line`, sorted."""
     fish = require_tool("fish", "fish")
-    script = generated(tmp_path, "completion", "fish")
     done = subprocess.run(
         [fish, "--no-config", "-c", f"source {script}; complete -C '{line}'"],
         capture_output=True,
         text=True,
         timeout=60,
+        env=env,
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    words = sorted(row.split("\t")[0] for row in done.stdout.splitlines())
-    assert words == expected
+    return sorted(row.split("\t")[0] for row in done.stdout.splitlines())
 
 
 @pytest.fixture
@@ -200,18 +204,7 @@ def test_bash_scenario_completes_scenarios_not_files(
 def test_fish_reads_values_while_typing(
     tmp_path: Path, on_path: dict[str, str], line: str, expected: list[str]
 ) -> None:
-    fish = require_tool("fish", "fish")
-    script = generated(tmp_path, "completion", "fish")
-    done = subprocess.run(
-        [fish, "--no-config", "-c", f"source {script}; complete -C '{line}'"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env=on_path,
-        check=False,
-    )
-    assert done.returncode == 0, done.stderr
-    words = sorted(row.split("\t")[0] for row in done.stdout.splitlines())
+    words = fish_offers(generated(tmp_path, "completion", "fish"), line, on_path)
     assert [w for w in words if not w.startswith("-")] == expected
 
 
