@@ -21,7 +21,7 @@ from nastui import exits
 from nastui.config.example import example_text
 from nastui.core import units
 from nastui.history.dirs import make_dir
-from nastui.model import HostSnapshot
+from nastui.model import Drive, HostSnapshot
 from nastui.session import Session
 
 CONFIG_DIR_MODE = 0o755  # /etc/nastui, ~/.config/nastui: readable, written only by the owner
@@ -62,12 +62,33 @@ def _drive_lines(snapshot: HostSnapshot) -> list[str]:
         size = units.size(ident.capacity_bytes) if ident.capacity_bytes else "?"
         model = " ".join((ident.model or "unknown model").split())
         lines.append(f"#   {drive.dev:<8} {model}  serial {ident.serial or '?'}  {size}")
-    bays = [d for d in drives if d.identity.serial][:4]
-    if bays:
-        lines.append("# To bind them to bays, uncomment and number (see [chassis] below):")
-        for n, drive in enumerate(bays, start=1):
-            lines += ["#[[chassis.bay]]", f"#bay = {n}", f'#serial = "{drive.identity.serial}"']
+    bindings = suggested_bindings(snapshot, [d for d in drives if d.identity.serial])
+    if bindings:
+        numbers = sorted(slot.bay for slot in snapshot.slots)
+        span = f"bays {numbers[0]} to {numbers[-1]}" if numbers else "its bays"
+        lines += [
+            f"# To bind them to bays, uncomment (this chassis numbers {span}; a drive seen in a",
+            "# bay has its number, a drive not seen in one the next free bay: check the labels):",
+        ]
+        for bay, serial in bindings:
+            lines += ["#[[chassis.bay]]", f"#bay = {bay}", f'#serial = "{serial}"']
     return lines
+
+
+def suggested_bindings(
+    snapshot: HostSnapshot, drives: Sequence[Drive], most: int = 4
+) -> list[tuple[int, str]]:
+    """(bay, serial) for up to `most` drives, in bay order and numbered as the chassis numbers
+    its bays: the bay a drive is seen in (SES, a controller table, the demo), else the next bay
+    nobody sits in."""
+    free = sorted(slot.bay for slot in snapshot.slots if slot.drive is None and not slot.expected)
+    seen = sorted(
+        (bay, d.identity.serial or "")
+        for d in drives
+        if (bay := snapshot.bay_of(d.key)) is not None
+    )
+    unseen = [d.identity.serial or "" for d in drives if snapshot.bay_of(d.key) is None]
+    return (seen + list(zip(free, unseen, strict=False)))[:most]
 
 
 def _fan_lines(chips: Sequence[ChipFans]) -> list[str]:
