@@ -76,9 +76,18 @@ def test_text_when_json_is_unknown_and_remembered(tools: FakeTools) -> None:
     ]
 
 
-def test_no_kernel_module_is_one_line(tools: FakeTools) -> None:
+# What OpenZFS 2.3.2 printed in the lab, with zfsutils installed and no module built
+# (libzfs tries `modprobe zfs` itself and says so when that fails).
+CANNOT_AUTOLOAD = (
+    "The ZFS modules cannot be auto-loaded.\n"
+    "Try running 'modprobe zfs' as root to manually load them.\n"
+)
+
+
+@pytest.mark.parametrize("stderr", [NO_MODULE, CANNOT_AUTOLOAD])
+def test_no_kernel_module_is_one_line(tools: FakeTools, stderr: str) -> None:
     for tool, args in (("zpool", JSON), ("zpool", LIST), ("zfs", SPACE)):
-        tools.answer(tool, args, "", NO_MODULE, 1)
+        tools.answer(tool, args, "", stderr, 1)
     report = collect(ZfsCollector())
     assert report.pools == ()
     assert report.errors == (CollectorError("zfs", zfs.NO_MODULE),)

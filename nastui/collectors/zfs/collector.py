@@ -31,7 +31,11 @@ NO_MODULE = (
     "ZFS kernel module not loaded (zpool: The ZFS modules are not loaded): ZFS pools are not "
     "read; load it with `modprobe zfs`"
 )
-_MODULE_MISSING = ("modules are not loaded", "/dev/zfs and /proc/self/mounts are required")
+_MODULE_MISSING = (
+    "modules are not loaded",  # ENOENT: no module
+    "modules cannot be auto-loaded",  # 2.0+: libzfs tried modprobe and it failed
+    "/dev/zfs and /proc/self/mounts are required",
+)
 _NO_JSON = ("invalid option", "unrecognized option", "illegal option")
 T = TypeVar("T")
 
