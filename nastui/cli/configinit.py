@@ -9,6 +9,7 @@ standard output.
 from __future__ import annotations
 
 import asyncio
+import re
 import sys
 import time
 from collections.abc import Mapping, Sequence
@@ -19,8 +20,10 @@ from typing import TextIO
 from nastui import exits
 from nastui.config.example import example_text
 from nastui.core import units
-from nastui.model import HostSnapshot
+from nastui.model import Drive, HostSnapshot
 from nastui.session import Session
+
+MAX_BINDINGS = 128  # a 102-bay top-loader and its spares
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,11 +60,36 @@ def _drive_lines(snapshot: HostSnapshot) -> list[str]:
         size = units.size(ident.capacity_bytes) if ident.capacity_bytes else "?"
         model = " ".join((ident.model or "unknown model").split())
         lines.append(f"#   {drive.dev:<8} {model}  serial {ident.serial or '?'}  {size}")
-    bays = [d for d in drives if d.identity.serial][:4]
-    if bays:
-        lines.append("# To bind them to bays, uncomment and number (see [chassis] below):")
-        for n, drive in enumerate(bays, start=1):
-            lines += ["#[[chassis.bay]]", f"#bay = {n}", f'#serial = "{drive.identity.serial}"']
+    return lines + _binding_lines(drives)
+
+
+def _port_order(drive: Drive) -> tuple[bool, list[int | str], tuple[int, str]]:
+    """Controller port order (natural: scsi-0:0:9 before scsi-0:0:10), drives without a port
+    after those with one."""
+    parts = re.split(r"(\d+)", drive.by_path or "")
+    return drive.by_path is None, [int(p) if p.isdigit() else p for p in parts], _natural(drive.dev)
+
+
+def _binding_lines(drives: Sequence[Drive]) -> list[str]:
+    """Ready-to-uncomment bay bindings, numbered in controller port order: by the port's
+    by-path name where the drive has one (a replacement plugged into that bay lands in it),
+    else by serial."""
+    bound = sorted((d for d in drives if d.by_path or d.identity.serial), key=_port_order)
+    if not bound:
+        return []
+    lines = [
+        "# Bays, numbered in controller port order: uncomment and renumber to match the labels",
+        "# on the box (see [chassis] below). A by_path binding is the port: the drive that",
+        "# replaces this one lands in the same bay.",
+    ]
+    for n, drive in enumerate(bound[:MAX_BINDINGS], start=1):
+        serial = drive.identity.serial
+        if drive.by_path:
+            now = f"  # now {serial}" if serial else ""
+            match = f'#by_path = "{drive.by_path}"{now}'
+        else:
+            match = f'#serial = "{serial}"'
+        lines += ["#[[chassis.bay]]", f"#bay = {n}", match]
     return lines
 
 

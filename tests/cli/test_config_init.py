@@ -23,7 +23,12 @@ def test_writes_the_example_with_the_demo_box_and_checks_clean(tmp_path: Path) -
     text = target.read_text()
     assert text.startswith("# Found on nano by `nastui config init`")
     assert "#   sda      HGST HUS724040ALA640  serial PK1334PSLX7LS3  3.6 TiB\n" in text
-    assert '#[[chassis.bay]]\n#bay = 1\n#serial = "PK1334PSLX7LS3"\n' in text
+    # bays proposed by controller port (the demo's SAS phys), in port order
+    assert (
+        '#[[chassis.bay]]\n#bay = 1\n#by_path = "pci-0000:01:00.0-sas-phy0-lun-0"'
+        "  # now PK2331PB95FOVP\n"
+    ) in text
+    assert '#bay = 24\n#by_path = "pci-0000:03:00.0-sas-phy7-lun-0"' in text
     assert "#   storage      zfs    ONLINE\n" in text
     assert text.endswith((REPO / "config.example.toml").read_text())
     assert target.stat().st_mode & 0o777 == 0o644
