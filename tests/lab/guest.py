@@ -324,6 +324,15 @@ class Guest:
         slot.qdev_id = qdev
         return slot.image
 
+    def refill(self) -> None:
+        """Put back the disk of every hot-swap bay left empty (by a scenario that failed
+        half-way), and lift every throttle: the next scenario starts with all twelve bays."""
+        for number, slot in self.slots.items():
+            if self.bays[number].bus == "scsi" and slot.qdev_id is None:
+                self.insert(number)
+        for number in self.slots:
+            self.throttle(number)
+
     def throttle(self, bay: int, *, read: int = 0, write: int = 0) -> None:
         """Limit a bay's disk to `read` and `write` bytes per second (0: no limit), like a
         slow drive: reads alone for a scrub (the pool's own writes stay quick), writes for

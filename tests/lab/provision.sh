@@ -81,7 +81,7 @@ fi
 if [ "${LAB_ZFS21:-0}" = 1 ] && [ ! -e "$ZFS21_DIR/root/usr/sbin/zpool" ]; then
     say "OpenZFS $ZFS21_VERSION (bookworm) beside it, in $ZFS21_DIR"
     rm -rf "$ZFS21_DIR" && mkdir -p "$ZFS21_DIR/debs" "$ZFS21_DIR/root" "$ZFS21_DIR/build"
-    (cd "$ZFS21_DIR/debs" && apt-get download -qq zfs-dkms/bookworm zfsutils-linux/bookworm \
+    (cd "$ZFS21_DIR/debs" && apt-get download -qq -o APT::Sandbox::User=root zfs-dkms/bookworm zfsutils-linux/bookworm \
         libzfs4linux/bookworm libzpool5linux/bookworm libnvpair3linux/bookworm \
         libuutil3linux/bookworm python3-pyzfs/bookworm)
     for deb in "$ZFS21_DIR"/debs/*.deb; do dpkg-deb -x "$deb" "$ZFS21_DIR/root"; done

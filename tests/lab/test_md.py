@@ -107,6 +107,7 @@ def leaves(vdev: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def test_md_states_against_proc_and_sysfs(lab: Guest) -> None:
+    lab.refill()
     built = lab.sh(SETUP, timeout=900)
     dev_bay = {dev: int(bay) for bay, dev in re.findall(r"^bay (\d+) (\S+)$", built.out, re.M)}
     moment = lab.moment(TRUTH, "pools --json")

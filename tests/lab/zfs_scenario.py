@@ -54,6 +54,7 @@ class ZfsBox:
 
 def build(lab: Guest) -> ZfsBox:
     """raidz2 over bays 7-12 by their by-id names, 48 MiB of random data in 6 files."""
+    lab.refill()
     result = lab.sh(
         f"""
         set -e
