@@ -33,6 +33,8 @@ DIST_PACKAGES = Path("/usr/lib/python3/dist-packages")
 # Debian's python3-pyzfs and what it imports, made visible to the venv's interpreter in the
 # guest only (the box a user runs nastui on has them when python3-pyzfs is installed).
 PYZFS_MODULES = ("libzfs_core", "cffi", "pycparser", "ply")
+# OpenZFS 2.1's modules in the order they depend on each other (2.2+ has spl and zfs only)
+ZFS21_MODULES = ("spl", "znvpair", "zcommon", "icp", "zavl", "zlua", "zzstd", "zunicode", "zfs")
 
 
 class GuestError(AssertionError):
@@ -158,6 +160,7 @@ class Guest:
             f"export PYTHONPATH={':'.join(path)}",
             "export NASTUI_STATE_DIR=/var/lib/nastui",
             f'nastui() {{ {sys.executable} -m nastui "$@"; }}',
+            "export -f nastui",  # also in `bash -c` (the serial console's session)
             ". /lab/guest/lib.sh",
         ]
         if self._config is not None:
@@ -165,7 +168,10 @@ class Guest:
             env.append("export NASTUI_CONFIG=/lab/config.toml")
         (self.share / "guest" / "env.sh").write_text("\n".join(env) + "\n")
         if self._zfs_root is not None:
-            (self.share / "guest" / "zfs.env").write_text(f"ZFS_ROOT={self._zfs_root}\n")
+            modules = " ".join(ZFS21_MODULES)
+            (self.share / "guest" / "zfs.env").write_text(
+                f"ZFS_ROOT={self._zfs_root}\nZFS_MODULES='{modules}'\n"
+            )
         placed = []
         for bay in self.bays.values():
             image = self.images / f"bay{bay.number}.img"

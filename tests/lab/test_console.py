@@ -9,6 +9,7 @@ nastui sent must be ASCII. Each screen is kept in the results directory (console
 
 from __future__ import annotations
 
+import re
 import select
 import socket
 import time
@@ -78,9 +79,10 @@ def test_dashboard_bays_locate_quit_on_a_serial_line(lab: Guest) -> None:
     console.type(b"b")
     bays = console.pump(lambda t: t != dashboard, 300, "bays")
     assert bays != dashboard
-    console.type(b"L")
-    located = console.pump(lambda t: "blink" in t.lower() or "locate" in t.lower(), 300, "locate")
-    assert "blink" in located.lower() or "locate" in located.lower(), located
+    console.type(b"L")  # the notice: "bay 1 sdg: locate on (...)" or why it could not
+    said = re.compile(r"bay 1 \S+: (locate on|could not light)")
+    located = console.pump(lambda t: bool(said.search(t)), 300, "locate")
+    assert said.search(located), located
     console.type(b"q")
     done = lab.wait(running, timeout=300)
     assert done.rc == 0, done

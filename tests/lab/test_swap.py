@@ -7,7 +7,9 @@ WARNING, not a missing-bay CRITICAL), a new disk goes in at the same SCSI target
 --confirm SERIAL` runs the tool by the new disk's stable name, the rebuild is followed (the new
 disk throttled so it is seen running) to done, and bay 9 is rebound to the new serial in the
 configuration. Bay 11 is bound by its by-path name: after its pull and insert it shows its
-drive again (scenario 5). ZFS raidz2, md raid6 and btrfs raid1, in `make lab-full`.
+drive again (scenario 5). ZFS raidz2, md raid6 and btrfs raid1, in `make lab-full`; btrfs
+without the wrong pull: a mounted btrfs never takes a pulled device back (it stays missing
+until a remount, and nastui's swap says ANOTHER MEMBER FAILED, as it should).
 """
 
 from __future__ import annotations
@@ -39,7 +41,8 @@ class Stack:
     setup: str  # builds the group on bays 7-12 (ids in $ids, devices in $devs)
     pool: str  # its name in nastui
     truth: str  # what the kernel's tools say about it
-    after_reinsert: str  # what an operator runs when the wrong drive is back
+    after_reinsert: str | None  # what an operator runs when the wrong drive is back; None:
+    # no wrong pull (a mounted btrfs never takes a pulled device back: it stays missing)
     wait_rebuild: str
 
 
@@ -67,7 +70,7 @@ BTRFS = Stack(
     "dd if=/dev/urandom of=/mnt/b/data bs=1M count=32 status=none && sync",
     "/mnt/b",
     "btrfs filesystem show /mnt/b; btrfs replace status -1 /mnt/b || true",
-    "true",
+    None,
     "while btrfs replace status -1 /mnt/b | grep -q started; do sleep 2; done",
 )
 
@@ -111,7 +114,7 @@ def run_swap(lab: Guest, stack: Stack) -> None:
         f"""
         set -e
         lab_reset
-        rm -f {NOTICES} /var/lib/nastui/swap*.json
+        rm -rf {NOTICES} /var/lib/nastui  # a box of its own: no swap, alert book or history
         ids=""; devs=""
         for bay in {" ".join(map(str, BAYS))}; do
             ids="$ids $(bay_id $bay)"; devs="$devs $(bay_dev $bay)"
@@ -133,6 +136,15 @@ def run_swap(lab: Guest, stack: Stack) -> None:
             prepared
         )
 
+    if stack.after_reinsert is not None:
+        wrong_pull(lab, stack.after_reinsert)
+    lab.pull(OLD)
+    lab.sh("udevadm settle")
+    rest_of_swap(lab, stack, old_serial, wrong_serial, new_serial)
+
+
+def wrong_pull(lab: Guest, after_reinsert: str) -> None:
+    """The wrong bay out: CRITICAL in status, a notice from the daemon; then back in."""
     lab.pull(WRONG)
     lab.sh("udevadm settle")
     status = nastui(lab, "status --json")
@@ -147,9 +159,13 @@ def run_swap(lab: Guest, stack: Stack) -> None:
     assert f"swap:wrong-pull:{WRONG}" in notices, notices
 
     lab.insert(WRONG)  # the same disk back, same serial
-    lab.sh(f"udevadm settle; sleep 2; {stack.after_reinsert}")
-    lab.pull(OLD)
-    lab.sh("udevadm settle")
+    lab.sh(f"udevadm settle; sleep 2; {after_reinsert}")
+
+
+def rest_of_swap(
+    lab: Guest, stack: Stack, old_serial: str, wrong_serial: str, new_serial: str
+) -> None:
+    """From the right pull to the bay rebound."""
     swap = swap_json(lab)
     assert swap["phase"] == "pulled" and not swap["wrong_pulls"], swap
     status = nastui(lab, "status --json")
@@ -168,12 +184,12 @@ def run_swap(lab: Guest, stack: Stack) -> None:
     assert replaced.rc == 0, replaced
     assert new_serial in replaced.out and "/dev/disk/by-" in replaced.out, replaced
     swap = swap_json(lab)
+    assert swap["phase"] in ("replacing", "rebuilding"), swap
+
+    lab.throttle(OLD)  # before reading the pool's history: it waits for the throttled writes
     truth = lab.sh(stack.truth).out
-    assert swap["phase"] in ("replacing", "rebuilding"), (swap, truth)
     if stack is ZFS:
         assert re.search(rf"zpool replace tank \S+ /dev/disk/by-id/\S*{new_serial}", truth), truth
-
-    lab.throttle(OLD)
     lab.sh(stack.wait_rebuild, timeout=900)
     swap = swap_json(lab)
     assert swap["phase"] == "done", swap

@@ -20,10 +20,16 @@ rm -f /etc/mdadm/mdadm.conf /etc/zfs/zpool.cache
 log "drivers"
 modprobe -a virtio_scsi sd_mod sg ahci loop raid0 raid1 raid456 raid10 dm_mod dm_crypt \
     dm_mirror btrfs
-if [ -r /lab/guest/zfs.env ]; then
+if [ -r /lab/guest/zfs.env ]; then  # another OpenZFS: its programs, libraries and modules
     . /lab/guest/zfs.env
     log "OpenZFS userland from ${ZFS_ROOT}"
-    cp -a "${ZFS_ROOT}/." / && depmod -a
+    for d in usr/sbin usr/bin usr/lib/x86_64-linux-gnu usr/lib/python3; do
+        [ -d "${ZFS_ROOT}/$d" ] && cp -a "${ZFS_ROOT}/$d/." "/$d/"
+    done
+    # insmod in dependency order: depmod over every module of the kernel takes minutes here
+    for m in ${ZFS_MODULES}; do
+        insmod "${ZFS_ROOT}/usr/lib/modules/$(uname -r)/updates/dkms/$m.ko" || log "insmod $m failed"
+    done
 fi
 log "udev"
 /lib/systemd/systemd-udevd --daemon --resolve-names=never

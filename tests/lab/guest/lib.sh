@@ -25,21 +25,24 @@ bay_id() {  # the stable /dev/disk/by-id name of the disk in the bay now
 }
 
 lab_reset() {  # undo every stack a scenario built: pools, mounts, LVM, dm, LUKS, md, signatures
-    local - pool dev md
+    local - pool dev md round
     set +e  # best effort: whatever is not there is fine
+    udevadm settle  # a disk just put back may be mid-way through udev's md auto-assembly
     for pool in $(zpool list -Ho name 2>/dev/null); do zpool destroy -f "$pool"; done
     for dev in $(awk '$1 ~ /^\/dev\/(sd|md|mapper|dm|zd|vd)/ {print $2}' /proc/mounts | sort -r); do
         umount -l "$dev"
     done
     vgchange -an >/dev/null 2>&1
     dmsetup remove_all --force >/dev/null 2>&1
-    for md in /dev/md[0-9]* /dev/md/*; do [ -b "$md" ] && mdadm --stop "$md" >/dev/null 2>&1; done
-    for dev in /dev/sd[a-z] /dev/sd[a-z][a-z]; do
-        [ -b "$dev" ] || continue
-        mdadm --zero-superblock --force "$dev"?* "$dev" >/dev/null 2>&1
-        wipefs -a -q "$dev"?* "$dev" >/dev/null 2>&1
-        dd if=/dev/zero of="$dev" bs=1M count=4 conv=fsync status=none
-        blockdev --rereadpt "$dev" 2>/dev/null
+    for round in 1 2; do  # twice: udev assembles arrays again from disks being wiped
+        for md in $(awk '/^md/ {print $1}' /proc/mdstat); do mdadm --stop "/dev/$md" >/dev/null 2>&1; done
+        for dev in /dev/sd[a-z] /dev/sd[a-z][a-z]; do
+            [ -b "$dev" ] || continue
+            mdadm --zero-superblock --force "$dev"?* "$dev" >/dev/null 2>&1
+            wipefs -a -q "$dev"?* "$dev" >/dev/null 2>&1
+            dd if=/dev/zero of="$dev" bs=1M count=4 conv=fsync status=none
+            blockdev --rereadpt "$dev" 2>/dev/null
+        done
+        udevadm settle
     done
-    udevadm settle
 }
