@@ -3,8 +3,8 @@
 The guest runs `nastui` on /dev/ttyS1 at 115200 baud with TERM=vt100 (stty rows 24 cols 80),
 as on an IPMI serial-over-LAN console; the host reads QEMU's end of that port through pyte (a
 VT100 emulator) and types: the dashboard, `b` for the bays, `L` to locate the selected bay
-(no LED in the lab: the activity blink, which the notice names), `q` to quit. Every byte
-nastui sent must be ASCII. Each screen is kept in the results directory (console-*.txt).
+(the notice says how: ledctl where ledmon is installed, else the activity blink), `q` to quit.
+Every byte nastui sent must be ASCII. Each screen is kept in the results directory (console-*.txt).
 """
 
 from __future__ import annotations
