@@ -15,7 +15,7 @@ import pytest
 
 from tests.conftest import STRICT
 from tests.lab import kernel
-from tests.lab.guest import Guest
+from tests.lab.guest import Guest, prune_runs
 from tests.lab.qemu import SCSI_SLOT, default_bays
 
 FULL = os.environ.get("NASTUI_LAB_FULL") == "1"
@@ -88,6 +88,7 @@ def _require_lab(*, zfs21: bool = False) -> kernel.Kernel:
 
 
 def _booted(name: str, found: kernel.Kernel, **options: object) -> Iterator[Guest]:
+    prune_runs()
     guest = Guest(name, found, config=lab_config(), **options)  # type: ignore[arg-type]
     try:
         guest.boot()

@@ -71,6 +71,15 @@ def lab_dir() -> Path:
     return Path(os.environ.get("NASTUI_LAB_DIR", "/var/tmp/nastui-lab"))
 
 
+def prune_runs(keep: int = 5) -> None:
+    """Drop the disk images and source copies of all but the `keep` newest runs (their
+    results, the share directory, stay)."""
+    runs = sorted((lab_dir() / "runs").glob("*-*"))
+    for run in runs[:-keep] if keep else runs:
+        for bulky in ("images", "src", "pyzfs"):
+            shutil.rmtree(run / bulky, ignore_errors=True)
+
+
 def _copy_source(target: Path) -> Path:
     """This checkout's nastui, byte-compiled on the host (compiling under emulation is slow)."""
     shutil.copytree(
