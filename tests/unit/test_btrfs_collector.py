@@ -132,3 +132,29 @@ def test_unreadable_scrub_status_is_a_note_and_the_pool_stays(
     assert pool.notes == (
         "btrfs scrub status line 1: unreadable value ('exploded'): 'Status: exploded'",
     )
+
+
+def test_finished_scrub_without_counters_asks_minus_r_once_more(
+    tools: FakeTools, tmp_path: Path
+) -> None:
+    """Seen on the real kernel: `-R` asked the moment a scrub ends has no counters yet; the
+    collector asks once more, and degrades to no byte figure (never a wrong one) if it still
+    has none."""
+    lab_answers(tools)
+    no_counters = LAB / "btrfs_scrub_status_--raw__finished_corrected.txt"
+    tools.answer_file("btrfs", args(btrfs.scrub_argv(MNT, raw_counters=True)), no_counters)
+    (pool,), errors = collect(root_tree(tmp_path))
+    assert errors == () and pool.scan is not None and pool.scan.state is ScanState.FINISHED
+    assert pool.scan.bytes_done is None and pool.scan.bytes_total is not None
+    assert tools.calls.count(f"btrfs {args(btrfs.scrub_argv(MNT, raw_counters=True))}") == 2
+
+
+def test_running_scrub_asks_minus_r_once(tools: FakeTools, tmp_path: Path) -> None:
+    lab_answers(tools)
+    for raw, name in ((False, "--raw"), (True, "-R")):
+        path = LAB / f"btrfs_scrub_status_{name}__running.txt"
+        tools.answer_file("btrfs", args(btrfs.scrub_argv(MNT, raw_counters=raw)), path)
+    (pool,), _ = collect(root_tree(tmp_path))
+    assert pool.scan is not None and pool.scan.state is ScanState.RUNNING
+    assert pool.scan.bytes_done is not None
+    assert tools.calls.count(f"btrfs {args(btrfs.scrub_argv(MNT, raw_counters=True))}") == 1

@@ -125,6 +125,12 @@ class BtrfsCollector:
         )
         if not human.ok and any(s in human.stderr for s in _NO_OPTION):
             human = await self._run(plain_scrub_argv(where))  # no --raw before btrfs-progs 5.10
+        said, counted = _parse_scrub(human), _parse_scrub(raw)
+        ended = said is not None and said.state not in ("never", "running")
+        if ended and (counted is None or counted.bytes_done is None):
+            # The moment a scrub ends, the running scrub's socket is gone before its status
+            # file is complete: `-R` asked then has no counters; asked again it has them.
+            counted = _parse_scrub(await self._run(scrub_argv(where, raw_counters=True)))
         replaced: BtrfsReplace | None = None
         notes: list[str] = []
         if replace.ok:
@@ -137,7 +143,7 @@ class BtrfsCollector:
             mountpoint=where,
             degraded_mount="degraded" in mount.options.split(","),
             stats=counters,
-            scrub=merge_scrub(_parse_scrub(human), _parse_scrub(raw)),
+            scrub=merge_scrub(said, counted),
             replace=replaced,
             profile=profile,
             sectorsize=sectorsize,
