@@ -1,4 +1,5 @@
-"""The headless CLI, run as a real subprocess the way an operator or cron runs it."""
+"""The headless CLI, run the way an operator or cron runs it (in process: tests/cli/conftest.py;
+a closed pipe and the import probe in real processes)."""
 
 from __future__ import annotations
 
