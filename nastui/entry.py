@@ -49,6 +49,11 @@ def _crash(args: argparse.Namespace | None, exc: BaseException) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run nastui; returns the process exit code."""
     args: argparse.Namespace | None = None
+    kind = os.environ.get("_NASTUI_COMPLETE")
+    if kind:  # a completion script asking for words (nastui.cli.completewords), not a run
+        from nastui.cli.completewords import main as complete
+
+        return complete(kind, sys.argv[1:] if argv is None else argv, os.environ)
     try:
         args = parse_args(argv)
         if args.command is None:

@@ -16,11 +16,18 @@ file (a `read` that fills the memory), or a directory. Every such read goes thro
 sysfs attributes and /proc files are regular files (sysfs reports 4096 bytes, /proc 0), so the
 checks cost one `fstat` and change nothing for them.
 
+The same tree holds links and directories that can be made hostile too: `resolve` follows a link
+to its end with a loop refused as one `UnsafeFileError` (pathlib raises `RuntimeError` for it),
+and `names` lists a directory up to a bound (a directory of a million entries is refused, not
+sorted). `read_input_bounded` is `read_bounded` for a file an operator names on the command line,
+where a pipe (`<(smartctl -x /dev/sda)`) is a normal input: a FIFO is read, bounded, as well.
+
 Stdlib only: every layer (config, history, collectors, control) may use it.
 """
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import re
@@ -31,7 +38,10 @@ from typing import Any
 
 KIB = 1024
 MIB = 1024 * KIB
+ATTR_LIMIT = 64 * KIB  # a sysfs attribute: at most a page; binary ones (VPD pages) a little more
+TABLE_LIMIT = 16 * MIB  # a /proc table (mountinfo of thousands of mounts) or an /etc file
 STATE_LIMIT = 16 * MIB  # nastui's own state files (acks, books, records): none comes near it
+SECRET_LIMIT = 64 * KIB  # a password or URL file: one line
 
 
 class UnsafeFileError(OSError):
@@ -69,8 +79,9 @@ def open_regular(path: Path | str, *, follow: bool = True) -> int:
     try:
         fd = os.open(path, flags)
     except OSError as exc:
-        if not follow and exc.errno == 40:  # ELOOP: O_NOFOLLOW met a symbolic link
-            raise UnsafeFileError(f"{path} is a symbolic link, not a regular file") from None
+        if exc.errno == errno.ELOOP:  # O_NOFOLLOW met a link, or the links loop
+            what = "a symbolic link loop" if follow else "a symbolic link"
+            raise UnsafeFileError(f"{path} is {what}, not a regular file") from None
         raise
     try:
         mode = os.fstat(fd).st_mode
@@ -92,19 +103,104 @@ def read_bounded(path: Path | str, limit: int, *, follow: bool = True) -> bytes:
     """
     fd = open_regular(path, follow=follow)
     try:
-        chunks: list[bytes] = []
-        size = 0
-        while size <= limit:
-            chunk = os.read(fd, min(limit + 1 - size, 256 * KIB))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
+        return read_fd_bounded(fd, path, limit)
     finally:
         os.close(fd)
+
+
+def read_fd_bounded(fd: int, path: Path | str, limit: int) -> bytes:
+    """At most `limit` bytes from an open `fd` (named `path` in messages) to its end.
+
+    Raises:
+        UnsafeFileError: there is more than `limit` bytes (what was read is dropped).
+        OSError: it cannot be read.
+    """
+    chunks: list[bytes] = []
+    size = 0
+    while size <= limit:
+        chunk = os.read(fd, min(limit + 1 - size, 256 * KIB))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
     if size > limit:
         raise UnsafeFileError(f"{path} is larger than {_size(limit)}: not read")
     return b"".join(chunks)
+
+
+def read_input_bounded(path: Path | str, limit: int) -> bytes:
+    """A file an operator names as input: a regular file or a pipe (read to its end, as any
+    reader of a pipe waits for its writer), at most `limit` bytes.
+
+    Raises:
+        UnsafeFileError: a device, directory or socket, or longer than `limit` bytes.
+        OSError: it cannot be opened or read.
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISFIFO(mode):
+            os.set_blocking(fd, True)
+        elif not stat.S_ISREG(mode):
+            raise UnsafeFileError(f"{path} is {_kind(mode)}, not a regular file")
+        return read_fd_bounded(fd, path, limit)
+    finally:
+        os.close(fd)
+
+
+def write_existing(path: Path | str, data: bytes) -> None:
+    """Write `data` to a regular file that exists (a sysfs control such as an SES `locate`):
+    never created, never through a link in its last component, never a FIFO (whose open would
+    wait for a reader) or a device.
+
+    Raises:
+        UnsafeFileError: it is not a regular file.
+        OSError: it is missing or cannot be written.
+    """
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOFOLLOW)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise UnsafeFileError(f"{path} is a symbolic link, not a regular file") from None
+        raise
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise UnsafeFileError(f"{path} is {_kind(mode)}, not a regular file")
+        os.write(fd, data)
+    finally:
+        os.close(fd)
+
+
+def resolve(path: Path | str) -> Path:
+    """Where `path` leads with every link followed: an absolute path that exists.
+
+    Raises:
+        UnsafeFileError: the links loop (or chain past the kernel's limit).
+        OSError: it, or a link's target, does not exist or cannot be reached.
+    """
+    try:
+        return Path(os.path.realpath(path, strict=True))
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise UnsafeFileError(f"{path} is a symbolic link loop") from None
+        raise
+
+
+def names(directory: Path | str, limit: int = 100_000) -> list[str]:
+    """The names in a directory, sorted; at most `limit` of them.
+
+    Raises:
+        UnsafeFileError: it holds more than `limit` entries.
+        OSError: it is not a directory (a FIFO, a loop, missing) or cannot be read.
+    """
+    found: list[str] = []
+    with os.scandir(directory) as entries:
+        for entry in entries:
+            if len(found) >= limit:
+                raise UnsafeFileError(f"{directory} holds more than {limit} entries: not read")
+            found.append(entry.name)
+    return sorted(found)
 
 
 def read_text_bounded(path: Path | str, limit: int, *, follow: bool = True) -> str:

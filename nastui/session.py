@@ -36,6 +36,7 @@ from nastui.core.clock import Clock, SystemClock
 from nastui.core.statefiles import demo_state_dir, state_dir
 from nastui.core.store import SnapshotStore
 from nastui.history.db import HISTORY_FILE, History, HistoryError
+from nastui.history.dirs import PRIVATE_DIR_MODE, make_dir
 from nastui.model import UNASSESSED, Acknowledgement, HostSnapshot
 from nastui.sim import DEFAULT_SCENARIO, SimBackend, UnknownScenario
 from nastui.sim.clock import SIM_EPOCH, FakeClock, FollowingClock
@@ -265,10 +266,11 @@ def _open_demo(source: Source, config: Config, env: Mapping[str, str]) -> Sessio
 
 
 def _private(directory: Path | None) -> Path | None:
-    """`directory`, created mode 0700 if it can be (else the first write says why)."""
+    """`directory`, created mode 0700 (its missing parents too) whatever the umask, if it can
+    be (else the first write says why)."""
     if directory is not None:
         with contextlib.suppress(OSError):
-            directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+            make_dir(directory, PRIVATE_DIR_MODE)
     return directory
 
 

@@ -19,7 +19,7 @@ import pytest
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 _SCRIPT = """#!{python}
-import json, sys
+import json, sys, time
 from pathlib import Path
 here = Path(__file__).resolve().parent
 table = json.loads((here / "{name}.json").read_text())
@@ -30,7 +30,8 @@ answer = table.get(args)
 if answer is None:
     sys.stderr.write("{name}: no fake answer for: " + args + "\\n")
     sys.exit(99)
-out, err, code = answer
+out, err, code, delay = (*answer, 0.0)[:4]
+time.sleep(delay)
 sys.stdout.write(out)
 sys.stderr.write(err)
 sys.exit(code)
@@ -42,12 +43,22 @@ class FakeTools:
     """Fake executables in `bin_dir`, answering from tables set with `answer`."""
 
     bin_dir: Path
-    tables: dict[str, dict[str, tuple[str, str, int]]] = field(default_factory=dict)
+    tables: dict[str, dict[str, tuple[str, str, int, float]]] = field(default_factory=dict)
 
-    def answer(self, tool: str, args: str, out: str = "", err: str = "", code: int = 0) -> None:
-        """Make `tool ARGS` print `out` and `err` and exit with `code`."""
+    def answer(
+        self,
+        tool: str,
+        args: str,
+        out: str = "",
+        err: str = "",
+        code: int = 0,
+        *,
+        delay: float = 0,
+    ) -> None:
+        """Make `tool ARGS` print `out` and `err` and exit with `code`, after `delay` seconds
+        (the call is logged at once)."""
         table = self.tables.setdefault(tool, {})
-        table[args] = (out, err, code)
+        table[args] = (out, err, code, delay)
         self.bin_dir.mkdir(parents=True, exist_ok=True)
         (self.bin_dir / f"{tool}.json").write_text(json.dumps(table))
         script = self.bin_dir / tool

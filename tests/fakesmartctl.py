@@ -24,6 +24,7 @@ import json
 import os
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
 STANDBY_TEXT = (
@@ -86,8 +87,11 @@ def _status(path: Path, text: str) -> int:
 
 
 def main(args: list[str]) -> int:
-    """Answer one smartctl command line."""
-    env = os.environ
+    """Answer one smartctl command line (settings from the file the shim names, else from the
+    environment)."""
+    env: Mapping[str, str] = os.environ
+    if env.get("FAKE_SMARTCTL_SETTINGS"):
+        env = json.loads(Path(env["FAKE_SMARTCTL_SETTINGS"]).read_text())
     if env.get("FAKE_SMARTCTL_LOG"):
         with Path(env["FAKE_SMARTCTL_LOG"]).open("a") as log:
             log.write(json.dumps(args) + "\n")

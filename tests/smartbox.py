@@ -45,9 +45,15 @@ class SmartBox:
         self.wakes = self.root / "wakes.log"
         self.bin.mkdir(parents=True, exist_ok=True)
         self.answers.mkdir(parents=True, exist_ok=True)
+        self.settings = self.root / "settings.json"
         shim = self.bin / "smartctl"
-        shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{FAKE}" "$@"\n')
+        # nastui gives its children a minimal environment: the settings come from a file
+        shim.write_text(
+            f'#!/bin/sh\nFAKE_SMARTCTL_SETTINGS="{self.settings}" exec "{sys.executable}" '
+            f'"{FAKE}" "$@"\n'
+        )
         shim.chmod(0o755)
+        self.env()
 
     def answer(self, name: str, fixture: str | Path, exit_status: int | None = None) -> None:
         """Answer the command line `name` (see `full_request`) with a fixture file's text."""
@@ -69,10 +75,10 @@ class SmartBox:
         delay: float | None = None,
         hang: Iterable[str] = (),
     ) -> dict[str, str]:
-        """The environment that puts the fake first on PATH and configures it."""
-        env = {
-            "PATH": f"{self.bin}{os.pathsep}{os.environ.get('PATH', '')}",
-            "NASTUI_ROOT_TOOLS": "path",  # the fake smartctl answers for the fake --root tree
+        """Configure the fake (drives in standby, a delay, hung drives) in its settings file
+        (nastui passes its children no FAKE_* variable); the environment that puts it first
+        on PATH."""
+        settings = {
             "FAKE_SMARTCTL_DIR": str(self.answers),
             "FAKE_SMARTCTL_LOG": str(self.log),
             "FAKE_SMARTCTL_WAKES": str(self.wakes),
@@ -80,8 +86,13 @@ class SmartBox:
             "FAKE_SMARTCTL_HANG": ",".join(hang),
         }
         if delay is not None:
-            env["FAKE_SMARTCTL_DELAY"] = str(delay)
-        return env
+            settings["FAKE_SMARTCTL_DELAY"] = str(delay)
+        self.settings.write_text(json.dumps(settings))
+        return {  # the settings too, for tests that look at the logs they name
+            "PATH": f"{self.bin}{os.pathsep}{os.environ.get('PATH', '')}",
+            "NASTUI_ROOT_TOOLS": "path",  # the fake smartctl answers for the fake --root tree
+            **settings,
+        }
 
     def calls(self) -> list[list[str]]:
         """Every argv the fake was run with (without "smartctl")."""

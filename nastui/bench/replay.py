@@ -19,12 +19,15 @@ import gzip
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from importlib import resources
+from importlib.abc import Traversable
 from pathlib import Path
 
 from nastui.bench.host import LineHandler, Pairs, SimulatedOutcome
 from nastui.model import BenchTarget, DriveIdentity, TargetKind, Transport
 
-DATA = Path(__file__).with_name("data")
+# A package resource, not a path beside __file__: the zipapp (`make dist`) runs from its archive.
+DATA: Traversable = resources.files("nastui.bench") / "data"
 DEMO_RECORDINGS = ("demo-disk", "demo-shm")
 
 
@@ -37,15 +40,17 @@ class Recording:
     disk: tuple[tuple[float, int, int], ...]  # (seconds since start, read bytes, write bytes)
 
     @classmethod
-    def load(cls, stream: Path) -> Recording:
-        """`NAME.jsonplus` or `NAME.jsonplus.gz`, with `NAME.diskstats` beside it if present."""
+    def load(cls, stream: Path | Traversable, side: Path | Traversable | None = None) -> Recording:
+        """`NAME.jsonplus` or `NAME.jsonplus.gz`, with the device counters of `side` (default:
+        `NAME.diskstats` beside it) if present."""
         raw = stream.read_bytes()
-        if stream.suffix == ".gz":
+        if stream.name.endswith(".gz"):
             raw = gzip.decompress(raw)
         name = stream.name.split(".")[0]
-        side = stream.with_name(f"{name}.diskstats")
+        if side is None and isinstance(stream, Path):
+            side = stream.with_name(f"{name}.diskstats")
         disk = []
-        if side.exists():
+        if side is not None and side.is_file():
             for line in side.read_text(encoding="utf-8").splitlines():
                 parts = line.split()
                 if len(parts) == 4:
@@ -56,7 +61,10 @@ class Recording:
 
 def demo_recordings() -> list[Recording]:
     """The recordings shipped for the demo."""
-    return [Recording.load(DATA / f"{name}.jsonplus.gz") for name in DEMO_RECORDINGS]
+    return [
+        Recording.load(DATA / f"{name}.jsonplus.gz", DATA / f"{name}.diskstats")
+        for name in DEMO_RECORDINGS
+    ]
 
 
 def demo_target(path: str | None = None) -> BenchTarget:

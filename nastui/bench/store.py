@@ -38,6 +38,7 @@ from nastui.model import (
 from nastui.model.errors import ParseError
 
 FORMAT_VERSION = 1
+RESULT_MODE = 0o600  # a run's files, in their 0700 directory
 SAMPLE_FIELDS = tuple(f.name for f in dataclasses.fields(BenchSample))
 STEP_FIELDS = ("seconds", "read_iops", "write_iops", "read_bps", "write_bps", "lat_mean_ns")
 CSV_FIELDS = (
@@ -155,14 +156,19 @@ def csv_text(run: BenchRun) -> str:
 
 
 def _write_atomic(path: Path, text: str) -> None:
+    """Write `text` beside `path` and rename it over; mode RESULT_MODE whatever the umask."""
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(text, encoding="utf-8")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC
+    fd = os.open(tmp, flags, RESULT_MODE)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        os.fchmod(handle.fileno(), RESULT_MODE)
+        handle.write(text)
     tmp.replace(path)
 
 
 def save(run: BenchRun, directory: Path) -> tuple[Path, Path]:
     """Write `<run_id>.json` and `<run_id>.csv` into `directory` (made mode 0700 when
-    missing, whatever the umask)."""
+    missing; the files 0600; whatever the umask)."""
     make_dir(directory, PRIVATE_DIR_MODE)
     json_path = directory / f"{run.run_id}.json"
     csv_path = directory / f"{run.run_id}.csv"

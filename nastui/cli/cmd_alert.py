@@ -17,23 +17,29 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
+import dataclasses
 import os
 import re
 import sys
 import time
+from pathlib import Path
 from typing import TextIO
 
 from nastui import exits
-from nastui.cli.command import open_for, poll_once, write_json
+from nastui.cli.command import open_for, write_json
+from nastui.cli.statusups import read_upses
 from nastui.config import Config
 from nastui.control import acks as ack_file
 from nastui.control.statefile import StateError
 from nastui.core.ack import ack_alert, ack_key
+from nastui.core.fleetview import fleet_alert_list
 from nastui.core.statefiles import state_dir
 from nastui.core.units import age
 from nastui.history.db import HISTORY_FILE, History, HistoryError
-from nastui.model import Alert
+from nastui.model import Alert, FleetHost, HostSnapshot
 from nastui.notify import notifiers_from, send_test
+from nastui.session import Session, Source, open_or_explain
 
 # Sample: 7d   12h   30m   90s   2w
 _DURATION = re.compile(r"^(?P<n>\d+(?:\.\d+)?)(?P<unit>[smhdw])$")
@@ -66,8 +72,9 @@ def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentPars
     log.add_argument("--since", type=duration, help="how far back (7d; default: the last 50)")
 
 
-def _history(*, write: bool) -> History | str:
-    path = state_dir(os.environ, os.geteuid()) / HISTORY_FILE
+def _history(*, write: bool, directory: Path | None = None) -> History | str:
+    """The daemon's history in `directory` (default: the machine's state directory)."""
+    path = (directory or state_dir(os.environ, os.geteuid())) / HISTORY_FILE
     try:
         return History.open(path, readonly=not write)
     except HistoryError as exc:
@@ -109,22 +116,40 @@ def _test(args: argparse.Namespace, out: TextIO) -> int:
     return exits.WARNING if failed else exits.OK
 
 
-def _standing(args: argparse.Namespace) -> tuple[str, tuple[Alert, ...]] | int:
-    opened = poll_once(args)
-    if isinstance(opened, int):
-        return opened
-    _, snapshot = opened
-    return snapshot.host, snapshot.alerts  # the poll applied the acknowledgements
+def _standing(args: argparse.Namespace) -> tuple[Session, str, tuple[Alert, ...]] | int:
+    """The box's alerts, then its fleet's (`[[ups]]`, `[[host]]`, each "HOST/KEY"), as the
+    daemon sends them, polled once, the acknowledgements applied."""
+    source = dataclasses.replace(Source.from_options(args), fleet=True)
+    session = open_or_explain(source, os.environ, sys.stderr)
+    if isinstance(session, int):
+        return session
+    snapshot, hosts = asyncio.run(_poll_with_fleet(session))
+    polled = {h.name for h in hosts}
+    if any(u.name not in polled for u in session.config.ups):  # the demo's fleet is simulated
+        hosts += tuple(h for h in read_upses(session) if h.name not in polled)  # as `status`
+    fleet = fleet_alert_list(hosts, session.alert_acks(), snapshot.taken_at)
+    return session, snapshot.host, (*snapshot.alerts, *fleet)
+
+
+async def _poll_with_fleet(session: Session) -> tuple[HostSnapshot, tuple[FleetHost, ...]]:
+    fleet = session.fleet
+    if fleet is None:
+        return await session.poll(), ()
+    try:
+        return await asyncio.gather(session.poll(), fleet.poll())
+    finally:
+        fleet.close()
 
 
 def _list(args: argparse.Namespace, out: TextIO) -> int:
     standing = _standing(args)
     if isinstance(standing, int):
         return standing
-    host, alerts = standing
+    _, host, alerts = standing
     if args.json:
         entries = [
             {
+                "host": a.host or host,
                 "key": ack_key(a),
                 "health": a.health.name,
                 "name": a.name,
@@ -158,11 +183,11 @@ def _find(alerts: tuple[Alert, ...], key: str) -> Alert | str:
 
 
 def _ack(args: argparse.Namespace, out: TextIO) -> int:
-    opened = poll_once(args)
-    if isinstance(opened, int):
-        return opened
-    session, snapshot = opened
-    alert = _find(snapshot.alerts, args.key)
+    standing = _standing(args)
+    if isinstance(standing, int):
+        return standing
+    session, _, alerts = standing
+    alert = _find(alerts, args.key)
     if isinstance(alert, str):
         print(f"nastui: {alert}", file=sys.stderr)
         return exits.EX_USAGE
@@ -215,7 +240,13 @@ def _forget_legacy(key: str) -> None:
 
 
 def _log(args: argparse.Namespace, out: TextIO) -> int:
-    history = _history(write=False)
+    session = open_for(args)  # the demo's log is its own daemon's, never the machine's
+    if isinstance(session, int):
+        return session
+    try:
+        history = _history(write=False, directory=session.writable_state_dir())
+    except StateError as exc:
+        history = str(exc)
     if isinstance(history, str):
         print(f"nastui: {history}", file=sys.stderr)
         return exits.EX_UNAVAILABLE

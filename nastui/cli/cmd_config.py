@@ -10,7 +10,9 @@ from typing import TextIO
 
 from nastui import exits
 from nastui.cli.configcheck import config_check
-from nastui.session import Source, open_or_explain
+from nastui.control.statefile import StateError
+from nastui.session import Session, Source, open_or_explain
+from nastui.sim import SimBackend
 
 
 def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentParser) -> None:
@@ -37,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentPars
 
 
 def _init(args: argparse.Namespace, out: TextIO) -> int:
-    from nastui.cli.configinit import default_path, render, write_new
+    from nastui.cli.configinit import render, write_new
 
     # What the box has, read with the built-in defaults: the file may not exist yet.
     env = {k: v for k, v in os.environ.items() if k != "NASTUI_CONFIG"}
@@ -57,15 +59,31 @@ def _init(args: argparse.Namespace, out: TextIO) -> int:
         out.write(text)
         return exits.OK
     given = args.file is not None
-    target = Path(args.file) if given else default_path(os.environ, os.geteuid())
+    target = Path(args.file) if given else _default_target(session)
+    if target is None:
+        return exits.EX_CANTCREAT
     code = write_new(target, text, make_parent=not given)
     if code == exits.OK:
         out.write(f"wrote {target}: edit it, then `nastui config check {target}`\n")
     return code
 
 
+def _default_target(session: Session) -> Path | None:
+    """Where `config init` writes without a FILE: the machine's default location, or, for the
+    demo, its own scratch directory (never /etc/nastui: the demo's drives are not this box's)."""
+    from nastui.cli.configinit import default_path
+
+    if not isinstance(session.backend, SimBackend):
+        return default_path(os.environ, os.geteuid())
+    try:
+        return session.writable_state_dir() / "config.toml"
+    except StateError as exc:
+        print(f"nastui: {exc}, or name a FILE", file=sys.stderr)
+        return None
+
+
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Check the file named (or the one nastui would use), or write a new one."""
     if args.config_command == "init":
         return _init(args, out)
-    return config_check(args.file or args.config, os.environ, out)
+    return config_check(args.file or args.config, os.environ, out, Source.from_options(args))

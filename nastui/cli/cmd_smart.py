@@ -14,10 +14,9 @@ import dataclasses
 import os
 import sys
 import time
-from pathlib import Path
 from typing import Any, TextIO
 
-from nastui import exits
+from nastui import exits, safeio
 from nastui.cli.cmd_drives import reason_lines
 from nastui.cli.command import glyphs_of, poll_once, write_json
 from nastui.collectors.replay import BundleError
@@ -52,10 +51,20 @@ def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentPars
     ack.add_argument("--clear", action="store_true", help="forget the acknowledgements instead")
 
 
+REPORT_LIMIT = 16 * safeio.MIB  # a `smartctl -x` report is tens of KiB
+
+
 def _read(name: str) -> str:
+    """The report: standard input, a regular file or a pipe, at most REPORT_LIMIT bytes.
+
+    Raises:
+        OSError: it cannot be read, is a device or directory, or is larger than the bound.
+    """
     if name == "-":
-        return sys.stdin.read()
-    return Path(name).read_text(encoding="utf-8", errors="replace")
+        raw = safeio.read_fd_bounded(sys.stdin.fileno(), "standard input", REPORT_LIMIT)
+    else:
+        raw = safeio.read_input_bounded(name, REPORT_LIMIT)
+    return raw.decode("utf-8", errors="replace")
 
 
 def explained(reading: SmartReading, limits: Thresholds, now: float) -> Drive:
@@ -121,6 +130,9 @@ def run_explain(args: argparse.Namespace, out: TextIO) -> int:
     source = "<stdin>" if args.file == "-" else args.file
     try:
         text = _read(args.file)
+    except safeio.UnsafeFileError as exc:
+        print(f"nastui: {exc}: give a saved smartctl report", file=sys.stderr)
+        return exits.EX_DATAERR
     except OSError as exc:
         print(f"nastui: cannot read {source}: {exc.strerror or exc}", file=sys.stderr)
         return exits.EX_USAGE

@@ -69,7 +69,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     filling = full_in(session, snapshot, bool(args.demo))
     snapshot, swap_lines, swap_critical = swap_view(session, snapshot)
     upses = read_upses(session)
-    snapshot = with_ups_alerts(snapshot, upses)
+    snapshot = with_ups_alerts(snapshot, upses, session.alert_acks())
     if args.json:
         data = status_data(snapshot, limits, filling)
         write_json({**data, "ups": ups_data(upses), "swap": swap_lines}, out)

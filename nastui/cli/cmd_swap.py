@@ -16,7 +16,8 @@
 
 TARGET is a bay number, serial, device name or by-id name. Exit codes: 0 done or nothing
 wrong; 2 refused (pulling it would lose data) or a wrong pull; 64 bad target or step out of
-order; 69 a command failed; 73 the state directory cannot be written.
+order (a swap in progress, or another nastui changing it: named); 65 the swap file is not one
+nastui wrote; 69 a command failed; 73 the state directory cannot be written.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from typing import TextIO
 
 from nastui import exits
 from nastui.cli.command import poll_once, write_json
-from nastui.control.swapstore import StateError
+from nastui.control.swapstore import BadStateFile, StateError
 from nastui.core.swapburnin import BADBLOCKS, FIO
 from nastui.daemon import swapflow, swapsteps
 from nastui.daemon.swapview import log_text, plan_data, plan_text, swap_data, swap_text
@@ -79,9 +80,15 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     action = args.swap_action or "status"
     try:
         return asyncio.run(_ACTIONS[action](box, args, out))
+    except BadStateFile as exc:
+        print(f"nastui: {exc}", file=sys.stderr)
+        return exits.EX_DATAERR
     except StateError as exc:
         print(f"nastui: {exc}", file=sys.stderr)
         return exits.EX_CANTCREAT
+    finally:
+        if box.store.notice:
+            print(f"nastui: {box.store.notice}", file=sys.stderr)
 
 
 async def _plan(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -10,6 +12,8 @@ from typing import TextIO
 from nastui import exits
 from nastui.config import Config, ConfigError, find_config_path, load_config
 from nastui.model import DriveClass
+from nastui.session import Source, open_session
+from nastui.sim import UnknownScenario
 
 
 def _overrides(count: int) -> str:
@@ -67,8 +71,12 @@ def describe(config: Config) -> list[str]:
     return lines
 
 
-def config_check(path: Path | None, env: Mapping[str, str], out: TextIO) -> int:
-    """Check `path` (or the file nastui would use); exit 0 when valid, 78 with one line if not."""
+def config_check(
+    path: Path | None, env: Mapping[str, str], out: TextIO, source: Source | None = None
+) -> int:
+    """Check `path` (or the file nastui would use); exit 0 when valid, 78 with one line if not.
+    With `source` (the box the command runs on, or the demo's), also what `status` would say
+    of its bay bindings there: exit 1 when some match no drive (each a CRITICAL there)."""
     if path is None:
         path = find_config_path(env)
         if path is None:
@@ -82,7 +90,32 @@ def config_check(path: Path | None, env: Mapping[str, str], out: TextIO) -> int:
     except ConfigError as exc:
         print(f"nastui: {exc}", file=sys.stderr)
         return exits.EX_CONFIG
-    out.write(f"{path}: OK\n")
+    host, unmatched = ("", []) if source is None else unmatched_bindings(source, path, env)
+    if unmatched:
+        out.write(
+            f"{path}: valid, but {len(unmatched)} bay binding(s) match no drive on {host}: "
+            f"{', '.join(unmatched)}; `nastui status` reports each as CRITICAL (configured drive "
+            "not found): comment them out or fix them\n"
+        )
+    else:
+        out.write(f"{path}: OK\n")
     for line in describe(config):
         out.write(f"  {line}\n")
-    return exits.OK
+    return exits.WARNING if unmatched else exits.OK
+
+
+def unmatched_bindings(source: Source, path: Path, env: Mapping[str, str]) -> tuple[str, list[str]]:
+    """(the host, the bindings of `path` that match no drive on the box `source` reads, e.g.
+    "bay 1 (serial PK1334PBHDJ2SR)"), read by one poll as `nastui status` would."""
+    here = dataclasses.replace(source, config=path, history=False, fleet=False)
+    try:
+        session = open_session(here, env)
+    except (ConfigError, UnknownScenario):
+        return "", []
+    snapshot = asyncio.run(session.poll())
+    missing = [
+        f"bay {slot.bay} ({slot.wanted or 'unknown'})"
+        for slot in snapshot.slots
+        if slot.expected and slot.drive is None
+    ]
+    return snapshot.host, missing

@@ -9,6 +9,7 @@ standard output.
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 import time
 from collections.abc import Mapping, Sequence
@@ -19,8 +20,12 @@ from typing import TextIO
 from nastui import exits
 from nastui.config.example import example_text
 from nastui.core import units
-from nastui.model import HostSnapshot
+from nastui.history.dirs import make_dir
+from nastui.model import Drive, HostSnapshot
 from nastui.session import Session
+
+CONFIG_DIR_MODE = 0o755  # /etc/nastui, ~/.config/nastui: readable, written only by the owner
+CONFIG_MODE = 0o644
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,12 +62,33 @@ def _drive_lines(snapshot: HostSnapshot) -> list[str]:
         size = units.size(ident.capacity_bytes) if ident.capacity_bytes else "?"
         model = " ".join((ident.model or "unknown model").split())
         lines.append(f"#   {drive.dev:<8} {model}  serial {ident.serial or '?'}  {size}")
-    bays = [d for d in drives if d.identity.serial][:4]
-    if bays:
-        lines.append("# To bind them to bays, uncomment and number (see [chassis] below):")
-        for n, drive in enumerate(bays, start=1):
-            lines += ["#[[chassis.bay]]", f"#bay = {n}", f'#serial = "{drive.identity.serial}"']
+    bindings = suggested_bindings(snapshot, [d for d in drives if d.identity.serial])
+    if bindings:
+        numbers = sorted(slot.bay for slot in snapshot.slots)
+        span = f"bays {numbers[0]} to {numbers[-1]}" if numbers else "its bays"
+        lines += [
+            f"# To bind them to bays, uncomment (this chassis numbers {span}; a drive seen in a",
+            "# bay has its number, a drive not seen in one the next free bay: check the labels):",
+        ]
+        for bay, serial in bindings:
+            lines += ["#[[chassis.bay]]", f"#bay = {bay}", f'#serial = "{serial}"']
     return lines
+
+
+def suggested_bindings(
+    snapshot: HostSnapshot, drives: Sequence[Drive], most: int = 4
+) -> list[tuple[int, str]]:
+    """(bay, serial) for up to `most` drives, in bay order and numbered as the chassis numbers
+    its bays: the bay a drive is seen in (SES, a controller table, the demo), else the next bay
+    nobody sits in."""
+    free = sorted(slot.bay for slot in snapshot.slots if slot.drive is None and not slot.expected)
+    seen = sorted(
+        (bay, d.identity.serial or "")
+        for d in drives
+        if (bay := snapshot.bay_of(d.key)) is not None
+    )
+    unseen = [d.identity.serial or "" for d in drives if snapshot.bay_of(d.key) is None]
+    return (seen + list(zip(free, unseen, strict=False)))[:most]
 
 
 def _fan_lines(chips: Sequence[ChipFans]) -> list[str]:
@@ -123,7 +149,7 @@ def write_new(target: Path, text: str, *, make_parent: bool, err: TextIO | None 
     stderr of the moment: `--ascii` redirects it)."""
     err = sys.stderr if err is None else err
     if make_parent:
-        target.parent.mkdir(mode=0o755, parents=True, exist_ok=True)
+        make_dir(target.parent, CONFIG_DIR_MODE)
     elif not target.parent.is_dir():
         print(
             f"nastui: {target.parent} does not exist: create it first, or name another FILE",
@@ -131,7 +157,9 @@ def write_new(target: Path, text: str, *, make_parent: bool, err: TextIO | None 
         )
         return exits.EX_CANTCREAT
     try:
-        with target.open("x", encoding="utf-8") as handle:
+        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, CONFIG_MODE)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            os.fchmod(handle.fileno(), CONFIG_MODE)  # whatever the umask: it names commands
             handle.write(text)
     except FileExistsError:
         print(

@@ -6,7 +6,9 @@ handler on the root logger writes one line per record to stderr: on a terminal
 (JOURNAL_STREAM set, as the daemons' units run them) the line starts with the record's syslog
 priority instead ("<7>nastui.collectors.runner: ..."), which journald turns into the entry's
 priority, as the daemons' own lines already do. The interface never logs to the terminal it
-draws on.
+draws on. Every record passes `nastui.core.redact.RedactingFilter` first: the secrets nastui
+read (an apprise URL, the SMTP password, SNMP and BMC passwords) and credentials in any URL are
+"…" in the line, whoever logged it (apprise logs the URLs it posts to).
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping
 from typing import TextIO
+
+from nastui.core.redact import RedactingFilter
 
 # syslog priorities by logging level (sd-daemon(3)'s "<N>" prefixes)
 _PRIORITY = {
@@ -58,6 +62,7 @@ def configure(level: int | None, stream: TextIO, env: Mapping[str, str]) -> logg
         return None
     handler = logging.StreamHandler(stream)
     handler.setFormatter(LineFormatter(journal=bool(env.get("JOURNAL_STREAM"))))
+    handler.addFilter(RedactingFilter())  # apprise logs its URLs, tokens and all
     root = logging.getLogger()
     root.addHandler(handler)
     root.setLevel(level)

@@ -10,14 +10,12 @@ check of it must say so.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
 from nastui.collectors.nut import NutFleet
-from nastui.core.assess import fleet_alerts
-from nastui.core.fleetview import UNREACHABLE, ups_state, ups_text
-from nastui.model import FleetHost, HostSnapshot
+from nastui.core.fleetview import UNREACHABLE, fleet_alert_list, ups_state, ups_text, with_alerts
+from nastui.model import Acknowledgement, FleetHost, HostSnapshot
 from nastui.session import Session
 
 
@@ -30,13 +28,12 @@ def read_upses(session: Session) -> tuple[FleetHost, ...]:
     return asyncio.run(fleet.poll())
 
 
-def with_ups_alerts(snapshot: HostSnapshot, hosts: Sequence[FleetHost]) -> HostSnapshot:
-    """`snapshot` with the UPSes' alerts among its own, worst first."""
-    extra = [a for host in hosts for a in fleet_alerts(host, snapshot.taken_at)]
-    if not extra:
-        return snapshot
-    alerts = sorted([*snapshot.alerts, *extra], key=lambda a: -a.health.rank)
-    return dataclasses.replace(snapshot, alerts=tuple(alerts))
+def with_ups_alerts(
+    snapshot: HostSnapshot, hosts: Sequence[FleetHost], acks: Sequence[Acknowledgement]
+) -> HostSnapshot:
+    """`snapshot` with the UPSes' alerts among its own, worst first, each acknowledged as the
+    daemon and `alert ack` see it (an acknowledged one no longer raises the exit code)."""
+    return with_alerts(snapshot, fleet_alert_list(hosts, acks, snapshot.taken_at))
 
 
 def ups_lines(hosts: Sequence[FleetHost]) -> list[str]:

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from nastui.collectors.sysfs import read_int, read_text, resolved
+from nastui.collectors.sysfs import list_names, read_int, read_text, resolved
 from nastui.model import EnclosureSlot, LedState
 
 # Sample: 0x500304801f3ae07f
@@ -74,10 +74,7 @@ def enclosure_id(directory: Path) -> str:
 
 
 def _sg_device(root: Path, directory: Path) -> str | None:
-    try:
-        names = sorted(p.name for p in (directory / "device/scsi_generic").iterdir())
-    except OSError:
-        return None
+    names = list_names(directory / "device/scsi_generic")
     return str(root / "dev" / names[0]) if names else None
 
 
@@ -96,10 +93,7 @@ def _slot_number(component: Path, index: int) -> int:
 def _enclosure_slots(root: Path, directory: Path) -> list[SesSlot]:
     ident = enclosure_id(directory)
     sg = _sg_device(root, directory)
-    try:
-        components = sorted(p for p in directory.iterdir() if _is_component(p))
-    except OSError:
-        return []
+    components = [p for p in (directory / n for n in list_names(directory)) if _is_component(p)]
     slots = []
     for index, component in enumerate(components):
         slot = EnclosureSlot(
@@ -124,10 +118,7 @@ def _enclosure_slots(root: Path, directory: Path) -> list[SesSlot]:
 def ses_slots(root: Path = Path("/")) -> list[SesSlot]:
     """Every drive slot of every SES enclosure under `root`, enclosure by enclosure."""
     base = root / "sys/class/enclosure"
-    try:
-        enclosures = sorted(base.iterdir())
-    except OSError:
-        return []
+    enclosures = [base / name for name in list_names(base)]
     return [s for directory in enclosures for s in _enclosure_slots(root, directory)]
 
 

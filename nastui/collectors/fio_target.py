@@ -36,11 +36,13 @@ from nastui.collectors.blockstack import Verdict, inspect, is_real_root, normal_
 from nastui.collectors.labels import find_labels
 from nastui.collectors.procuse import devno
 from nastui.collectors.sysfs import (
+    TABLE_LIMIT,
     identity_of,
     links_by_target,
     parse_mountinfo,
     read_int,
     read_text,
+    resolved,
 )
 from nastui.model import BenchTarget, TargetKind
 
@@ -110,23 +112,19 @@ def parse_arc_max(text: str) -> int | None:
 
 
 def _block_name(root: Path, devno: str) -> str | None:
-    link = root / "sys/dev/block" / devno
-    return link.resolve().name if link.exists() else None
+    target = resolved(root / "sys/dev/block" / devno)
+    return target.name if target is not None else None
 
 
 def whole_disk(root: Path, name: str) -> str:
     """A partition's disk ("sdc1" -> "sdc"); a disk itself otherwise."""
     block = root / "sys/class/block" / name
-    if (block / "partition").exists():
-        return block.resolve().parent.name
-    return name
+    target = resolved(block) if (block / "partition").exists() else None
+    return target.parent.name if target is not None else name
 
 
 def _read(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return ""
+    return read_text(path, TABLE_LIMIT) or ""
 
 
 def read_labels(fd: int, device: str) -> list[str]:

@@ -11,6 +11,7 @@ known to be down.
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections.abc import Sequence
 
 from nastui.collectors.base import FleetSource
@@ -26,12 +27,27 @@ SNMP_MISSING = (
 )
 
 
-def snmp_problem() -> str | None:
-    """Why the SNMP engine cannot load (one line naming the fix); None when it can."""
+# pynetsnmp-2 declares Python < 3.14: there, installing the extra is no fix.
+SNMP_CAPPED_AT = (3, 14)
+SNMP_UNAVAILABLE = (
+    "not polled, the snmp extra is not available on Python {0}.{1} (pynetsnmp-2 declares "
+    "Python < {0}.{1}): run nastui on Python 3.11 to 3.13 to poll [[host]]s over SNMP"
+)
+
+
+def snmp_problem(version: tuple[int, int] | None = None) -> str | None:
+    """Why the SNMP engine cannot load (one line naming the fix); None when it can.
+
+    Args:
+        version: the Python (major, minor) to explain for; default the running one.
+    """
+    version = version or (sys.version_info.major, sys.version_info.minor)
     try:
         import nastui.collectors.snmp  # noqa: F401  (pynetsnmp and net-snmp's library)
     except ImportError:
-        return SNMP_MISSING
+        return (
+            SNMP_UNAVAILABLE.format(*SNMP_CAPPED_AT) if version >= SNMP_CAPPED_AT else SNMP_MISSING
+        )
     except OSError as exc:  # pynetsnmp found no libnetsnmp to load
         return f"net-snmp's library could not be loaded ({exc}): apt-get install libsnmp40"
     return None

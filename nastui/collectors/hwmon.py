@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from nastui.collectors.sysfs import read_int, read_text, resolved
+from nastui.collectors.sysfs import list_names, read_int, read_text, resolved
 from nastui.model import Temperature, TempSource
 
 _DRIVE_CHIPS = {"drivetemp": TempSource.DRIVETEMP, "nvme": TempSource.NVME_HWMON}
@@ -27,11 +27,7 @@ def drive_chips(root: Path) -> dict[Path, tuple[Path, TempSource]]:
     """Resolved device path -> (hwmon directory, source) for every drive temperature chip."""
     chips: dict[Path, tuple[Path, TempSource]] = {}
     base = root / "sys/class/hwmon"
-    try:
-        entries = sorted(base.iterdir())
-    except OSError:
-        return chips
-    for hwmon in entries:
+    for hwmon in (base / name for name in list_names(base)):
         source = _DRIVE_CHIPS.get(read_text(hwmon / "name") or "")
         device = resolved(hwmon / "device")
         if source is not None and device is not None:

@@ -20,12 +20,14 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from nastui.collectors.sysfs import read_int, read_text
+from nastui.collectors.sysfs import list_names, read_int, read_text, resolved
 from nastui.model import Fan, Sensor
 
 DRIVE_CHIPS = frozenset({"drivetemp", "nvme"})  # drive temperatures: see collectors.hwmon
 # Sample: fan2_input
 _FAN_INPUT = re.compile(r"^fan(?P<n>\d+)_input$")
+# Sample: temp1_label
+_TEMP_LABEL = re.compile(r"^temp\d+_label$")
 # Sample: Package id 0    Physical id 1    (coretemp's per-socket sensor; cores are "Core N")
 _PACKAGE = re.compile(r"^(?:package|physical) id (?P<socket>\d+)$", re.I)
 _K10_LABELS = ("Tdie", "Tctl")  # k10temp: Tdie is the real die temperature, Tctl may be offset
@@ -48,29 +50,25 @@ class Chip:
 
 
 def _device_of(hwmon: Path, root: Path) -> str | None:
-    link = hwmon / "device"
+    device = resolved(hwmon / "device")
+    if device is None and hwmon.parent.name == "hwmon":
+        device = hwmon.parent.parent
+    top = resolved(root)
+    if device is None or top is None:
+        return None
     try:
-        device = link.resolve(strict=True) if link.exists() else None
-        if device is None and hwmon.parent.name == "hwmon":
-            device = hwmon.parent.parent
-        if device is None:
-            return None
-        return "/" + str(device.relative_to(root.resolve()))
-    except (OSError, ValueError):
+        return "/" + str(device.relative_to(top))
+    except ValueError:
         return None
 
 
 def list_chips(root: Path = Path("/")) -> list[Chip]:
     """Every hwmon chip under `root` that has a name, in /sys/class/hwmon order."""
     chips: list[Chip] = []
-    try:
-        entries = sorted((root / "sys/class/hwmon").iterdir(), key=lambda p: _natural(p.name))
-    except OSError:
-        return chips
-    for entry in entries:
-        try:
-            hwmon = entry.resolve(strict=True)
-        except OSError:
+    base = root / "sys/class/hwmon"
+    for entry in sorted(list_names(base), key=_natural):
+        hwmon = resolved(base / entry)
+        if hwmon is None:
             continue
         name = read_text(hwmon / "name")
         if name:
@@ -124,11 +122,7 @@ def read_fan(chip: Chip, channel: int, name: str) -> Fan:
 
 def fan_channels(chip: Chip) -> list[int]:
     """The N of every `fanN_input` the chip has, in order."""
-    try:
-        names = [p.name for p in chip.path.iterdir()]
-    except OSError:
-        return []
-    return sorted(int(m["n"]) for n in names if (m := _FAN_INPUT.match(n)))
+    return sorted(int(m["n"]) for n in list_names(chip.path) if (m := _FAN_INPUT.match(n)))
 
 
 def other_fans(chips: list[Chip], taken: set[tuple[Path, int]]) -> list[Fan]:
@@ -151,10 +145,7 @@ def other_fans(chips: list[Chip], taken: set[tuple[Path, int]]) -> list[Fan]:
 
 def _labelled_temps(chip: Chip) -> dict[str, float]:
     temps: dict[str, float] = {}
-    try:
-        labels = sorted(chip.path.glob("temp*_label"))
-    except OSError:
-        return temps
+    labels = [chip.path / n for n in list_names(chip.path) if _TEMP_LABEL.match(n)]
     for label_file in labels:
         label = read_text(label_file)
         value = read_int(label_file.with_name(label_file.name.replace("_label", "_input")))

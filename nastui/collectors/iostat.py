@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from nastui.collectors.sysfs import TABLE_LIMIT, read_text
 from nastui.model import IoRate
 
 SECTOR = 512
@@ -82,11 +83,8 @@ def parse_diskstats(text: str) -> DiskStats:
 
 def read_diskstats(root: Path) -> DiskStats | None:
     """/proc/diskstats under `root`, parsed; None when it is absent or unreadable."""
-    try:
-        text = (root / "proc/diskstats").read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return None
-    return parse_diskstats(text)
+    text = read_text(root / "proc/diskstats", TABLE_LIMIT)
+    return None if text is None else parse_diskstats(text)
 
 
 def read_counters(root: Path) -> dict[str, _Sample] | None:

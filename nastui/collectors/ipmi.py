@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from nastui.collectors.runner import run
+from nastui.core.redact import SECRETS
 from nastui.model import Fan, Sensor
 from nastui.model.errors import ParseError
 
@@ -149,7 +150,10 @@ class IpmiTarget:
 
     def env(self) -> dict[str, str]:
         """Environment for ipmitool: `-E` reads the password from IPMI_PASSWORD."""
-        return {"IPMI_PASSWORD": self.password} if self.password is not None else {}
+        if self.password is None:
+            return {}
+        SECRETS.add(self.password)
+        return {"IPMI_PASSWORD": self.password}
 
 
 def sdr_argv(target: IpmiTarget) -> tuple[str, ...]:

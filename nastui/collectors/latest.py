@@ -13,6 +13,7 @@ from pathlib import Path
 from nastui.core import codec
 from nastui.core.statefiles import state_dir
 from nastui.model import HostSnapshot
+from nastui.safeio import STATE_LIMIT, read_bounded
 
 LATEST_FILE = "latest.json"
 
@@ -29,7 +30,7 @@ def read_latest(path: Path) -> HostSnapshot:
             (permission) or not a snapshot; the message is one line naming the file.
     """
     try:
-        text = path.read_bytes()
+        text = read_bounded(path, STATE_LIMIT)
     except FileNotFoundError:
         raise LatestError(f"no snapshot at {path}: is `nastui daemon` running?") from None
     except PermissionError:

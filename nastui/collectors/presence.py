@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Protocol
 
 from nastui.collectors import standin
-from nastui.collectors.sysfs import Mount, parse_mountinfo, read_text
+from nastui.collectors.sysfs import Mount, list_names, read_mounts
 from nastui.collectors.zfs.collector import NOT_INSTALLED, ZfsReport
 from nastui.collectors.zfs.messages import UNREACHABLE, Meaning
 from nastui.model import CollectorError, CollectorMode, CollectorState, Pool
@@ -63,12 +63,9 @@ def zfs_module_loaded(root: Path) -> bool:
 def btrfs_known(root: Path) -> bool:
     """Whether the kernel knows a btrfs filesystem (registered or mounted)."""
     registered = root / "sys/fs/btrfs"
-    try:
-        if any(p.is_dir() and p.name != "features" for p in registered.iterdir()):
-            return True
-    except OSError:
-        pass
-    mounts = parse_mountinfo(read_text(root / "proc/self/mountinfo") or "")
+    if any(n != "features" and (registered / n).is_dir() for n in list_names(registered)):
+        return True
+    mounts = read_mounts(root)
     return any(m.fs_type == "btrfs" for m in mounts)
 
 
@@ -125,7 +122,7 @@ def _mount_of(pool: Pool, mounts: list[Mount]) -> Mount | None:
 def with_fs_usage(pools: Iterable[Pool], root: Path, statvfs: StatVfs = os.statvfs) -> list[Pool]:
     """md arrays with the size and use of the filesystem mounted on them (as `df` shows it:
     size is used + available to users); arrays without a mounted filesystem are unchanged."""
-    mounts = parse_mountinfo(read_text(root / "proc/self/mountinfo") or "")
+    mounts = read_mounts(root)
     out = []
     for pool in pools:
         mount = _mount_of(pool, mounts)

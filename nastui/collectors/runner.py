@@ -4,6 +4,10 @@ Every subprocess goes through here, so every one of them
 - takes an argument list (never a shell string),
 - has a timeout, after which its whole process group is killed,
 - runs with `LC_ALL=C` so the output we parse is not translated,
+- gets a minimal environment (`command_env`): PATH, TZ and TMPDIR from ours (an allowlist),
+  the C locale, and what its caller passes for it (ipmitool's password, the exec hook's
+  NASTUI_* variables); nothing else of ours, so an SMTP password or an apprise URL an operator
+  exported for nastui never reaches smartctl, zpool or a hook,
 - never raises on a non-zero exit: smartctl's exit status is a bitmask of findings, `zpool`
   exits 1 for "no pools"; the caller decides what a status means.
 A program that cannot be started (not installed, not executable) is a result too, with
@@ -99,12 +103,19 @@ class CommandResult:
         return f"{name} exited {self.returncode}" + (f": {tail}" if tail else "")
 
 
+# What a child gets of our environment: where programs are, the time zone, where temporary
+# files go. An allowlist: anything else (secrets included) stays with nastui.
+PASSED_ENV = ("PATH", "TZ", "TMPDIR")
+DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+
 def command_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The environment every command runs with: ours, in the C locale, plus `extra`."""
-    env = dict(os.environ)
+    """The environment every command runs with: PASSED_ENV of ours (PATH defaulted), the C
+    locale, and `extra` (what this one program needs)."""
+    env = {name: os.environ[name] for name in PASSED_ENV if name in os.environ}
+    env.setdefault("PATH", DEFAULT_PATH)
     env["LC_ALL"] = "C"
     env["LANG"] = "C"
-    env.pop("LANGUAGE", None)
     if extra:
         env.update(extra)
     return env
@@ -215,7 +226,7 @@ async def run(
     Args:
         argv: program and arguments; argv[0] is looked up on PATH.
         timeout: seconds before the process group is killed. Required: nothing runs unbounded.
-        env: extra environment variables (on top of ours and LC_ALL=C).
+        env: what this program needs in its environment, on top of `command_env`'s.
         stdin: bytes to feed on standard input; otherwise stdin is /dev/null.
         cwd: working directory.
         max_output: bytes kept per stream; the rest is read and discarded.
@@ -449,7 +460,7 @@ async def stream(
         stop: when set, the group gets SIGINT, and SIGKILL `stop_grace` seconds later; the
             output printed meanwhile (fio's final result) still reaches the handlers.
         stop_grace: seconds between SIGINT and SIGKILL after `stop`.
-        env: extra environment variables (on top of ours and LC_ALL=C).
+        env: what this program needs in its environment, on top of `command_env`'s.
         cwd: working directory.
         max_output: bytes kept per collected stream.
         kill_grace: seconds to wait for a killed process before abandoning it.

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from nastui.collectors.sysfs import read_text
+from nastui.collectors.sysfs import TABLE_LIMIT, list_names, read_text
 from nastui.model import Pool, PoolKind
 
 UNIT_DIRS = ("etc/systemd/system", "usr/lib/systemd/system", "lib/systemd/system")
@@ -145,7 +145,7 @@ def _unit_text(root: Path, name: str) -> str | None:
     template = _TEMPLATE.sub(lambda m: f"{m['base']}@.timer", name)
     for directory in UNIT_DIRS:
         for candidate in (name, template):
-            text = read_text(root / directory / candidate)
+            text = read_text(root / directory / candidate, TABLE_LIMIT)
             if text is not None:
                 return text
     return None
@@ -167,10 +167,9 @@ def cron_texts(root: Path) -> dict[str, str]:
     files = [root / f for f in CRON_FILES]
     for directory in CRON_DIRS:
         path = root / directory
-        if path.is_dir():
-            files.extend(sorted(p for p in path.iterdir() if p.is_file()))
+        files.extend(p for p in (path / n for n in list_names(path)) if p.is_file())
     for path in files:
-        text = read_text(path)
+        text = read_text(path, TABLE_LIMIT)
         if text is not None:
             found[str(path.relative_to(root)).removeprefix("etc/")] = text
     return found
@@ -197,5 +196,5 @@ def schedule_lines(relative: str, text: str) -> str | None:
 
 def read_schedules(root: Path = Path("/")) -> list[ScrubSchedule]:
     """Every scrub schedule configured on the machine (or tree) at `root`."""
-    maintenance = next((t for f in MAINTENANCE if (t := read_text(root / f))), "")
+    maintenance = next((t for f in MAINTENANCE if (t := read_text(root / f, TABLE_LIMIT))), "")
     return schedules_from(enabled_timers(root), cron_texts(root), maintenance)

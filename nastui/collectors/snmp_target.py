@@ -13,6 +13,8 @@ from pathlib import Path
 
 from nastui.config.schema import HostConfig
 from nastui.config.validate_hosts import MIN_PASSWORD
+from nastui.core.redact import SECRETS
+from nastui.safeio import SECRET_LIMIT, read_bounded
 
 V2C = "2c"
 V3 = "3"
@@ -162,9 +164,9 @@ def _secret(
         return value
     if path is not None:
         try:
-            text = path.read_text(encoding="utf-8")
+            text = read_bounded(path, SECRET_LIMIT).decode("utf-8")
         except (OSError, UnicodeDecodeError) as exc:
-            why = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
+            why = (exc.strerror or str(exc)) if isinstance(exc, OSError) else "not UTF-8 text"
             raise SnmpError(f"host {host.name}: cannot read {key}_file {path}: {why}") from None
         lines = text.splitlines()
         secret = lines[0].strip() if lines else ""
@@ -198,6 +200,8 @@ def target_for(host: HostConfig, env: Mapping[str, str] | None = None) -> SnmpTa
         (host.priv_password, host.priv_password_file, host.priv_password_env),
         environ,
     )
+    for secret in (auth, priv, host.community if host.community != "public" else None):
+        SECRETS.add(secret)  # never in a log line, whoever logs it
     for key, secret in (("auth_password", auth), ("priv_password", priv)):
         if secret is not None and len(secret) < MIN_PASSWORD:
             raise SnmpError(

@@ -2,7 +2,10 @@
 
 Everything here reads files under `root` (default "/"), so tests and `--root` point it at a
 captured or fake tree. Nothing here sends a command to a drive: reading sysfs never wakes a
-sleeping disk.
+sleeping disk. Every read goes through `nastui.safeio`: regular files only, opened without
+blocking, at most `ATTR_LIMIT` bytes (an attribute) or `TABLE_LIMIT` (a /proc table, an /etc
+file), links resolved with loops caught, directories listed up to a bound; a FIFO, `/dev/zero`,
+a sparse file, a loop or a directory where a value belongs reads as a missing value.
 
 Sample of what is read, for a SATA disk behind an HBA (and /dev/disk/by-vdev, partitions and
 their holders, where present):
@@ -22,7 +25,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from nastui import safeio
 from nastui.model import DriveIdentity, Transport
+
+ATTR_LIMIT = safeio.ATTR_LIMIT
+TABLE_LIMIT = safeio.TABLE_LIMIT
 
 # Block devices that are not drives: loop, RAM and compressed-RAM disks, device-mapper, md
 # arrays, optical and floppy drives, network block devices, MTD, ZFS volumes.
@@ -65,10 +72,11 @@ class BlockDevice:
     holders: tuple[str, ...] = ()
 
 
-def read_text(path: Path) -> str | None:
-    """A sysfs attribute's value, stripped; None when missing or unreadable."""
+def read_text(path: Path, limit: int = ATTR_LIMIT) -> str | None:
+    """A sysfs attribute's value (or a /proc table's, with `limit=TABLE_LIMIT`), stripped; None
+    when missing, unreadable, not a regular file or longer than `limit` bytes."""
     try:
-        return path.read_text(encoding="utf-8", errors="replace").strip()
+        return safeio.read_text_bounded(path, limit).strip()
     except OSError:
         return None
 
@@ -87,7 +95,7 @@ def read_int(path: Path) -> int | None:
 def resolved(path: Path) -> Path | None:
     """Where a sysfs link leads, fully resolved; None when it or its target is missing."""
     try:
-        return path.resolve(strict=True)
+        return safeio.resolve(path)
     except OSError:
         return None
 
@@ -104,26 +112,21 @@ def file_stamp(path: Path) -> tuple[int, int, int] | None:
 
 def drive_names(root: Path) -> list[str]:
     """Names under /sys/block that are drives (not loop, RAM, md, dm... devices), sorted."""
-    block = root / "sys/block"
-    try:
-        names = [p.name for p in block.iterdir()]
-    except OSError:
-        return []
-    return sorted(n for n in names if not _NOT_A_DRIVE.match(n))
+    return [n for n in list_names(root / "sys/block") if not _NOT_A_DRIVE.match(n)]
 
 
 def links_by_target(directory: Path) -> dict[str, list[str]]:
     """Map device name -> link names for a /dev/disk/by-* directory (partitions excluded)."""
     result: dict[str, list[str]] = {}
-    try:
-        entries = sorted(directory.iterdir())
-    except OSError:
-        return result
-    for link in entries:
-        if not link.is_symlink() or re.search(r"-part\d+$", link.name):
+    for name in list_names(directory):
+        link = directory / name
+        if not link.is_symlink() or re.search(r"-part\d+$", name):
             continue
-        target = Path(link.readlink()).name
-        result.setdefault(target, []).append(link.name)
+        try:
+            target = Path(link.readlink()).name
+        except OSError:
+            continue
+        result.setdefault(target, []).append(name)
     return result
 
 
@@ -166,7 +169,7 @@ def _serial(device: Path, links: list[str]) -> str | None:
         return serial
     pg80 = device / "vpd_pg80"  # SCSI unit serial number page: 4-byte header, then ASCII
     try:
-        raw = pg80.read_bytes()
+        raw = safeio.read_bounded(pg80, ATTR_LIMIT)
     except OSError:
         raw = b""
     if len(raw) > 4:
@@ -177,7 +180,7 @@ def _serial(device: Path, links: list[str]) -> str | None:
 def identity_of(root: Path, dev: str, links: list[str]) -> DriveIdentity:
     """Identity of /sys/block/`dev`."""
     block = root / "sys/block" / dev
-    sys_path = block.resolve()
+    sys_path = resolved(block) or block
     device = block / "device"
     link_model, _ = _identity_from_links(links)
     vendor = read_text(device / "vendor")
@@ -199,9 +202,10 @@ def identity_of(root: Path, dev: str, links: list[str]) -> DriveIdentity:
     return identity
 
 
-def _names(directory: Path) -> list[str]:
+def list_names(directory: Path) -> list[str]:
+    """The names in a directory, sorted; none when it is not one or holds too many."""
     try:
-        return sorted(p.name for p in directory.iterdir())
+        return safeio.names(directory)
     except OSError:
         return []
 
@@ -212,10 +216,10 @@ def partitions_and_holders(root: Path, dev: str) -> tuple[tuple[str, ...], tuple
     Sample: /sys/block/sda/sda1/partition (1); /sys/block/sda/sda1/holders/md0 -> ...
     """
     block = root / "sys/block" / dev
-    parts = [n for n in _names(block) if (block / n / "partition").exists()]
-    holders = set(_names(block / "holders"))
+    parts = [n for n in list_names(block) if (block / n / "partition").exists()]
+    holders = set(list_names(block / "holders"))
     for part in parts:
-        holders.update(_names(block / part / "holders"))
+        holders.update(list_names(block / part / "holders"))
     return tuple(parts), tuple(sorted(holders))
 
 
@@ -264,6 +268,11 @@ class Mount:
 
 def _unescape(text: str) -> str:
     return _OCTAL.sub(lambda m: chr(int(m[1], 8)), text)
+
+
+def read_mounts(root: Path) -> list[Mount]:
+    """Every mount of `root`'s /proc/self/mountinfo (none when it cannot be read)."""
+    return parse_mountinfo(read_text(root / "proc/self/mountinfo", TABLE_LIMIT) or "")
 
 
 def parse_mountinfo(text: str) -> list[Mount]:

@@ -53,6 +53,8 @@ CONFIG_NAME = Path("nastui") / "config.toml"
 _TOML_POSITION = re.compile(r"(?P<message>.*) \(at line (?P<line>\d+), column (?P<column>\d+)\)")
 # Sample: Unclosed array (at end of document)
 _TOML_AT_END = re.compile(r"(?P<message>.*) \(at end of document\)")
+# Sample: stale_after = 1000000...  (digits past Python's 4300-digit conversion limit)
+_LONG_NUMBER = re.compile(r"[0-9_]{4000,}")
 
 
 class ConfigError(Exception):
@@ -152,6 +154,8 @@ def parse_config(text: str, path: Path) -> Config:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise _syntax_error(path, text, exc) from None
+    except ValueError:  # an integer of more digits than Python converts (4300)
+        raise _too_long(path, text) from None
     except RecursionError:  # tomllib recurses once per nested array or inline table
         raise _too_deep(path, None) from None
     if (deep := too_deep(data, MAX_DEPTH)) is not None:
@@ -208,6 +212,13 @@ def _too_deep(path: Path, where: KeyPath | None) -> ConfigError:
         "a configuration never needs that: check for a runaway [ or {"
     )
     return ConfigError(path, None, key, message)
+
+
+def _too_long(path: Path, text: str) -> ConfigError:
+    """A number of thousands of digits, at its line."""
+    match = _LONG_NUMBER.search(text)
+    line = text.count("\n", 0, match.start()) + 1 if match else None
+    return ConfigError(path, line, "", "a number of thousands of digits: no setting takes one")
 
 
 def _syntax_error(path: Path, text: str, exc: tomllib.TOMLDecodeError) -> ConfigError:

@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 
 from nastui.config.schema import AlertsConfig, AppriseConfig, EmailConfig, Security
 from nastui.config.validate_base import Section, check_unique
+from nastui.config.validate_values import YEAR_S
 
 ALERT_KEYS = ("repeat_interval", "exec", "webhook", "email", "apprise")
 APPRISE_KEYS = ("name", "url_file", "url_env")
@@ -47,7 +48,11 @@ def read_alerts(root: Section, base: Path) -> AlertsConfig:
         exec_hook=sec.strings("exec"),
         webhook=_webhook(sec),
         repeat_interval_s=sec.number(
-            "repeat_interval", AlertsConfig().repeat_interval_s, positive=True, unit="seconds"
+            "repeat_interval",
+            AlertsConfig().repeat_interval_s,
+            positive=True,
+            high=YEAR_S,
+            unit="seconds",
         ),
         apprise=_apprise(sec, base),
     )

@@ -284,7 +284,10 @@ class Section:
 
         An item that is no such pair is reported as not "a [what] pair" and skipped.
         """
-        check = is_integer if integers else is_number
+
+        def check(value: object) -> bool:
+            return is_number(value) and (is_integer(value) or not integers)
+
         kind = "integers" if integers else "numbers"
         for path, item in self.items(key):
             if isinstance(item, list) and len(item) == 2 and all(check(v) for v in item):

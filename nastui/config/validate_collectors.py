@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 
 from nastui.config.validate_base import Section, check_order
+from nastui.config.validate_chassis import MAX_BAY
 from nastui.model import (
     CapacityLimits,
     CollectorMode,
@@ -79,7 +80,7 @@ def _finding(sec: Section, item: object) -> str | None:
 def _ignore_rule(sec: Section) -> IgnoreRule | None:
     sec.check_keys(IGNORE_KEYS)
     serial, model = sec.text("serial"), sec.text("model")
-    bay = sec.integer("bay", low=1)
+    bay = sec.integer("bay", low=1, high=MAX_BAY)
     findings: list[str] = []
     for _, item in sec.items("findings"):
         found = _finding(sec, item)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from nastui.config.schema import HostConfig, SnmpProfile
 from nastui.config.validate_base import Section, check_unique
-from nastui.config.validate_values import one_of
+from nastui.config.validate_values import MAX_RETRIES, MAX_TIMEOUT_S, one_of
 
 HOST_KEYS = (
     "name",
@@ -84,8 +84,8 @@ def _host(sec: Section, base: Path) -> HostConfig | None:
         auth_password=_password(sec, "auth_password"),
         priv_protocol=_protocol(sec, "priv_protocol", PRIV_PROTOCOLS, "AES"),
         priv_password=_password(sec, "priv_password"),
-        timeout_s=sec.number("timeout", 1.0, positive=True, unit="seconds"),
-        retries=sec.integer("retries", 1, low=0),
+        timeout_s=sec.number("timeout", 1.0, positive=True, high=MAX_TIMEOUT_S, unit="seconds"),
+        retries=sec.integer("retries", 1, low=0, high=MAX_RETRIES),
         auth_password_file=_password_file(sec, "auth_password", base),
         auth_password_env=_password_env(sec, "auth_password"),
         priv_password_file=_password_file(sec, "priv_password", base),

@@ -9,7 +9,7 @@ leaves unset levels disabled.
 from __future__ import annotations
 
 from nastui.config.validate_base import Section, check_order, repeat_of
-from nastui.config.validate_values import is_integer
+from nastui.config.validate_values import YEAR_S, is_integer
 from nastui.model import AttributeLimit, DriveClass, TempLimits, TempOverride, Thresholds
 from nastui.model.limits import DEFAULT_ATTRIBUTES, DEFAULT_TEMPS
 
@@ -30,6 +30,7 @@ OVERRIDE_KEYS = ("model", "bay", *("warning", "critical"))
 LEVELS = ("warning", "critical")
 ATTRIBUTE_KEYS = ("id", *LEVELS)
 TEMP_LOW, TEMP_HIGH = -20.0, 120.0
+MAX_RAW = 2**48 - 1  # a SMART attribute's raw value is 6 bytes
 
 
 def read_thresholds(root: Section) -> Thresholds:
@@ -42,9 +43,11 @@ def read_thresholds(root: Section) -> Thresholds:
     return Thresholds(
         temps={cls: _temps(sec, cls) for cls in DriveClass},
         attributes=_attributes(sec),
-        stale_after_s=sec.number("stale_after", base.stale_after_s, positive=True, unit="seconds"),
+        stale_after_s=sec.number(
+            "stale_after", base.stale_after_s, positive=True, high=YEAR_S, unit="seconds"
+        ),
         scrub_max_age_days=sec.number(
-            "scrub_max_age_days", base.scrub_max_age_days, positive=True, unit="days"
+            "scrub_max_age_days", base.scrub_max_age_days, positive=True, high=3660, unit="days"
         ),
         nvme_percent_used_warning=sec.integer(
             "nvme_percent_used_warning", base.nvme_percent_used_warning, low=1, high=255
@@ -129,7 +132,7 @@ def _level(table: Section, key: str, default: int | None) -> int | None:
     value = table.table[key]
     if value is False:
         return None
-    if isinstance(value, int) and is_integer(value) and value >= 1:
+    if isinstance(value, int) and is_integer(value) and 1 <= value <= MAX_RAW:
         return value
-    table.wrong(key, "a positive integer (a raw count) or false (never)")
+    table.wrong(key, f"a positive integer up to {MAX_RAW} (a raw count) or false (never)")
     return default

@@ -14,6 +14,7 @@ import re
 
 from nastui.config.schema import UpsConfig
 from nastui.config.validate_base import Section, check_unique
+from nastui.config.validate_values import MAX_TIMEOUT_S
 
 UPS_KEYS = ("target", "name", "timeout")
 NUT_PORT = 3493
@@ -48,7 +49,7 @@ def read_ups(root: Section) -> tuple[UpsConfig, ...]:
 def _ups(sec: Section) -> UpsConfig | None:
     sec.check_keys(UPS_KEYS)
     target = sec.text("target", required=True)
-    timeout_s = sec.number("timeout", 2.0, positive=True, unit="seconds")
+    timeout_s = sec.number("timeout", 2.0, positive=True, high=MAX_TIMEOUT_S, unit="seconds")
     name = sec.text("name")
     if target is None:
         return None

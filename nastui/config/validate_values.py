@@ -30,8 +30,19 @@ def dotted(path: KeyPath) -> str:
     return text
 
 
+# The largest integer any setting may hold: past it a number is refused before it reaches any
+# arithmetic (a float conversion of 10**400 raises OverflowError).
+MAX_MAGNITUDE = 2**63 - 1
+YEAR_S = 366 * 86400.0  # the longest period in seconds a setting may name
+MAX_TIMEOUT_S = 600.0  # the longest a network request may be given to answer
+MAX_RETRIES = 10
+
+
 def show(value: object) -> str:
-    """A value as it appears after "got" in a message."""
+    """A value as it appears after "got" in a message (a huge integer by its size)."""
+    if isinstance(value, int) and is_integer(value) and abs(value) > MAX_MAGNITUDE:
+        digits = int(value.bit_length() * 0.30103) + 1
+        return f"an integer of about {digits} digits"
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
@@ -47,7 +58,7 @@ def show(value: object) -> str:
 
 def number_text(value: float) -> str:
     """A number without a pointless ".0": 55, 55.5."""
-    if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
         return str(int(value))
     return str(value)
 
@@ -58,24 +69,26 @@ def is_integer(value: object) -> bool:
 
 
 def is_number(value: object) -> bool:
-    """A finite integer or float, and not a boolean."""
+    """A finite float, or an integer (not a boolean) of at most `MAX_MAGNITUDE`."""
     if isinstance(value, float):
         return math.isfinite(value)
-    return is_integer(value)
+    return isinstance(value, int) and is_integer(value) and abs(value) <= MAX_MAGNITUDE
 
 
 def describe(kind: str, low: float | None, high: float | None, positive: bool, unit: str) -> str:
     """The rule a number breaks, as words: "a positive integer", "a number from 0 to 100"."""
     suffix = f" of {unit}" if unit else ""
+    article = "an" if kind == "integer" else "a"
+    upto = f" up to {number_text(high)}" if high is not None else ""
     if positive:
-        return f"a positive {kind}{suffix}"
+        return f"a positive {kind}{suffix}{upto}"
     if low is not None and high is not None:
-        return f"{'an' if kind == 'integer' else 'a'} {kind}{suffix} from {low:g} to {high:g}"
+        return f"{article} {kind}{suffix} from {number_text(low)} to {number_text(high)}"
     if low == 0:
-        return f"a non-negative {kind}{suffix}"
+        return f"a non-negative {kind}{suffix}{upto}"
     if low is not None:
-        return f"{'an' if kind == 'integer' else 'a'} {kind}{suffix} of at least {low:g}"
-    return f"{'an' if kind == 'integer' else 'a'} {kind}{suffix}"
+        return f"{article} {kind}{suffix} of at least {number_text(low)}"
+    return f"{article} {kind}{suffix}{upto}"
 
 
 def in_range(value: float, low: float | None, high: float | None, positive: bool) -> bool:

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+from nastui import safeio
 from nastui.control.blink import Blinker, BlinkPlan
 from nastui.control.locate_state import LedBook
 from nastui.core.statefiles import BLINK, LedRecord
@@ -98,18 +99,19 @@ def _last_line(result: CommandOutcome) -> str:
 
 def enclosure_sg_devices(root: Path) -> list[str]:
     """SCSI generic devices of enclosures (peripheral type 13) under `root`."""
-    found = []
+    base = root / "sys/class/scsi_generic"
     try:
-        entries = sorted((root / "sys/class/scsi_generic").iterdir())
+        names = safeio.names(base)
     except OSError:
         return []
-    for entry in entries:
+    found = []
+    for name in names:
         try:
-            kind = (entry / "device/type").read_text().strip()
+            kind = safeio.read_text_bounded(base / name / "device/type", safeio.ATTR_LIMIT).strip()
         except OSError:
             continue
         if kind == "13":
-            found.append(str(root / "dev" / entry.name))
+            found.append(str(root / "dev" / name))
     return found
 
 
@@ -227,8 +229,8 @@ class LadderLocator:
             return Attempt(False, f"no SES enclosure slot holds {drive.dev} (/sys/class/enclosure)")
         path = Path(slot.locate_path)
         try:
-            path.write_text("1\n" if on else "0\n")
-            readback = path.read_text().strip()
+            safeio.write_existing(path, b"1\n" if on else b"0\n")
+            readback = safeio.read_text_bounded(path, safeio.ATTR_LIMIT).strip()
         except PermissionError:
             return Attempt(False, f"writing {path}: permission denied (run as root)")
         except OSError as exc:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from nastui import safeio
 from nastui.control.statefile import StateError, read_or_empty, write_atomic
 from nastui.core.statefiles import LEDS_FILE, LedRecord, decode_leds, encode_leds, replace_record
 
@@ -18,7 +19,7 @@ BOOT_ID = Path("/proc/sys/kernel/random/boot_id")
 def boot_id() -> str | None:
     """This boot's id, to tell a record from before a reboot."""
     try:
-        return BOOT_ID.read_text().strip() or None
+        return safeio.read_text_bounded(BOOT_ID, safeio.ATTR_LIMIT).strip() or None
     except OSError:
         return None
 

@@ -5,6 +5,10 @@ over the old one, and the directory is flushed too: a reader never sees half a f
 crash or a power cut the file is the old one or the new one, never empty. The directory is
 created when missing with mode 0750 whatever the umask (`nastui.history.dirs`). Failures raise
 `StateError` with one line naming the file and the fix.
+
+A state file is read through `nastui.safeio`: a regular file of at most `STATE_LIMIT` bytes, in
+UTF-8. One that is a FIFO, a device, larger, or not UTF-8 is a `BadStateFile` (a `StateError`)
+naming it, never a hang or a traceback.
 """
 
 from __future__ import annotations
@@ -22,26 +26,35 @@ class StateError(OSError):
     """A state file could not be read or written; the message names it and the fix."""
 
 
+class BadStateFile(StateError):
+    """A state file that is there but is not what nastui writes (not a regular file, too
+    large, not UTF-8, not its format); it is left alone for a look."""
+
+
 def read_or_empty(path: Path, limit: int = STATE_LIMIT) -> str:
     """The file's text, or "" when it does not exist yet. Only a regular file of at most
     `limit` bytes is read (`nastui.safeio`): a FIFO, a device or a directory in its place is
     refused at once, never waited on or read forever.
 
     Raises:
-        StateError: it cannot be read, is not a regular file, is too large, or is not UTF-8.
+        BadStateFile: it is not a regular file, is too large, or is not UTF-8.
+        StateError: it cannot be read (permission).
     """
     try:
         data = read_bounded(path, limit)
     except FileNotFoundError:
         return ""
     except UnsafeFileError as exc:
-        raise StateError(str(exc)) from exc
+        raise BadStateFile(f"{exc}: look at it, then remove it") from exc
     except OSError as exc:
         raise StateError(f"cannot read {path}: {exc.strerror or exc}") from exc
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise StateError(f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        raise BadStateFile(
+            f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start}): look at it, "
+            "then remove it"
+        ) from None
 
 
 def write_atomic(path: Path, text: str, mode: int | None = None, *, durable: bool = True) -> None:

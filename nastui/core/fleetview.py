@@ -13,15 +13,19 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from nastui.core import units
+from nastui.core.ack import apply_alert_acks
 from nastui.core.assess import fleet_alerts, ups_health
 from nastui.core.summary import STALE_MARK, hottest
 from nastui.model import (
+    Acknowledgement,
+    Alert,
     FleetHost,
     Health,
     HostSnapshot,
     Pool,
     PoolState,
     ScanState,
+    Subject,
     Ups,
     UpsStatus,
     worst,
@@ -276,3 +280,27 @@ def fleet_summary(rows: Sequence[FleetRow]) -> str:
     parts = [f"{counts[s]} {s}" for s in order if s in counts]
     noun = "host" if len(rows) == 1 else "hosts"
     return f"{len(rows)} {noun}: " + ", ".join(parts)
+
+
+def fleet_alert_list(
+    hosts: Iterable[FleetHost], acks: Iterable[Acknowledgement], now: float
+) -> tuple[Alert, ...]:
+    """Every alert of the fleet (`[[host]]`s and `[[ups]]`es: `fleet_alerts`, each naming its
+    host), the acknowledgements applied, worst first: what the daemon sends about them, what
+    `alert list` lists and `alert ack` takes (by "HOST/KEY")."""
+    found = apply_alert_acks([a for host in hosts for a in fleet_alerts(host, now)], acks, now)
+    return tuple(sorted(found, key=lambda a: -a.health.rank))
+
+
+def power_alerts(alerts: Iterable[Alert]) -> tuple[Alert, ...]:
+    """The alerts about a UPS (on battery, battery low): the box's own power, so they count in
+    its state (`status`'s exit code, the interface's header) as its own alerts do."""
+    return tuple(a for a in alerts if a.subject is Subject.UPS)
+
+
+def with_alerts(snapshot: HostSnapshot, extra: Sequence[Alert]) -> HostSnapshot:
+    """`snapshot` with `extra` among its alerts, worst first (itself when there are none)."""
+    if not extra:
+        return snapshot
+    alerts = sorted([*snapshot.alerts, *extra], key=lambda a: -a.health.rank)
+    return dataclasses.replace(snapshot, alerts=tuple(alerts))

@@ -92,8 +92,8 @@ def decode_swap(text: str) -> Swap | None:
             events=tuple((float(t), str(x)) for t, x in body.get("events", ())),
             burnin=body.get("burnin") if isinstance(body.get("burnin"), str) else None,
         )
-    except (ValueError, KeyError, TypeError, AttributeError):
-        return None
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
+        return None  # RecursionError: json nested deeper than the stack
 
 
 def log_record(swap: Swap) -> dict[str, Any]:
@@ -121,7 +121,7 @@ def decode_log(text: str) -> list[dict[str, Any]]:
     """The records in swaps.json's text (none when unreadable)."""
     try:
         data = json.loads(text) if text else {}
-    except ValueError:
+    except (ValueError, RecursionError):
         return []
     rows = data.get("log") if isinstance(data, dict) else None
     return [r for r in rows if isinstance(r, dict)] if isinstance(rows, list) else []

@@ -1,8 +1,9 @@
 """Sensor reads bounded in time: the fan loop never waits on a read longer than a deadline.
 
-A sysfs read can block for good: a hung drive behind drivetemp, an I2C chip that stopped
-answering, a FIFO where a file should be. Done on the control loop's thread, one such read
-stops the loop: no fail-safe, and SIGTERM is never handled. So every read of a period (the
+A read can block for good: a hung drive behind drivetemp, an I2C chip that stopped
+answering, a SMART read of a drive that stopped answering (a FIFO where a file should be no
+longer blocks: sysfs reads go through `nastui.safeio`). Done on the control loop's thread, one
+such read stops the loop: no fail-safe, and SIGTERM is never handled. So every read of a period (the
 session's poll and the daemon's own hwmon re-read) runs on one reader thread with its own
 event loop, and the control loop waits for it at most `deadline` seconds. A read that has not
 finished by then is a `Stall`: the caller treats every sensor as lost (full speed). No second

@@ -1,13 +1,13 @@
 """The daemon's optional `/metrics` endpoint: Prometheus scrapes the latest assessed snapshot.
 
-`nastui daemon --metrics-listen 127.0.0.1:9633` serves, on `/metrics`, the same text the
+`nastui daemon --metrics-listen 127.0.0.1:19633` serves, on `/metrics`, the same text the
 textfile export writes (`nastui.core.prometheus.families`, formatted once per cycle), as the
 last cycle left it: a scrape never polls (no smartctl, no SNMP, no disk woken by a scrape),
 and before the first cycle the page is empty. The server is nastui's own, standard library
 only (`nastui.daemon.boundedhttp`): one thread, a few connections, timeouts, and descriptors
 kept in reserve, so that a local user holding a thousand connections open can slow a scrape
 but never the alerts. A bare port listens on 127.0.0.1 only: the page has no authentication,
-so serving it to the network is a choice written out in full (`0.0.0.0:9633`), and said in
+so serving it to the network is a choice written out in full (`0.0.0.0:19633`), and said in
 the log.
 """
 
@@ -21,7 +21,10 @@ from dataclasses import dataclass
 from nastui.core.promtext import Family, format_families
 from nastui.daemon.boundedhttp import BACKLOG, BoundedServer, Counts, Limits, Page
 
-DEFAULT_PORT = 9633
+# Not 9633 (smartctl_exporter's): Prometheus's registry of exporter ports, 9100-9999, has been
+# fully allocated since 2023, so any default in it collides with some exporter. 19633 lies
+# outside it, below Linux's ephemeral range (32768-60999) and in no /etc/services.
+DEFAULT_PORT = 19633
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
 
@@ -48,7 +51,7 @@ class ListenAddress:
 def parse_listen(text: str) -> ListenAddress:
     """`PORT`, `ADDRESS:PORT` or `[IPv6]:PORT`; "localhost" means 127.0.0.1. Only IP
     literals are taken (a name could resolve anywhere). Raises ValueError naming the fix."""
-    # Sample: 127.0.0.1:9633, [::1]:9633, 9633, localhost:9633
+    # Sample: 127.0.0.1:19633, [::1]:19633, 19633, localhost:19633
     host, sep, port_text = text.rpartition(":")
     if not sep:
         host, port_text = "127.0.0.1", text

@@ -261,7 +261,7 @@ class Monitor:
             for current in snapshots:
                 self.state.previous[current.host] = current
         deliveries = await self.postman.post(
-            self.outbox, lambda: self.keeper.commit(self.state.book, self.outbox), now, fresh
+            self.outbox, lambda: self.keeper.commit(self.state.book, self.outbox), now, fresh, local
         )
         for delivery in [*unsent, *deliveries]:
             self.keeper.log_notices(delivery.host, delivery.notices, delivery.describe())

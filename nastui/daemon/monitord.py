@@ -29,7 +29,7 @@ from typing import TextIO
 from nastui import exits
 from nastui.collectors.latest import LATEST_FILE
 from nastui.config import Config
-from nastui.core.statefiles import state_dir
+from nastui.control.statefile import StateError
 from nastui.daemon.fanlog import Log
 from nastui.daemon.keeper import Keeper
 from nastui.daemon.metrics_http import ListenAddress, MetricsServer, MetricsUnavailable
@@ -71,7 +71,11 @@ def run_daemon(
     session = open_or_explain(source, env, err)
     if isinstance(session, int):
         return session
-    state = state_dir(env, os.geteuid())
+    try:  # the machine's (/var/lib/nastui as root), or the demo's own scratch: never both
+        state = session.writable_state_dir()
+    except StateError as exc:
+        print(f"nastui: daemon: {exc}", file=err)
+        return exits.EX_CANTCREAT
     log = Log(out, env)
     keeper = Keeper.open(options.history or state / HISTORY_FILE, log)  # never refuses
     metrics = None

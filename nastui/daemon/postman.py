@@ -115,10 +115,17 @@ class Postman:
         return found
 
     async def post(
-        self, outbox: Outbox, commit: Callable[[], None], now: float, fresh: Sequence[Batch]
+        self,
+        outbox: Outbox,
+        commit: Callable[[], None],
+        now: float,
+        fresh: Sequence[Batch],
+        box: str = "",
     ) -> list[Delivery]:
         """Give each due notifier what it is owed; `commit` after each batch taken. Returns a
-        `Delivery` for each batch tried or new this cycle (`fresh`), for the alert log."""
+        `Delivery` for each batch tried or new this cycle (`fresh`), for the alert log. Each
+        batch is sent as `box` (the box the daemon runs on: its name in the subject and the
+        footer), whichever host its alerts are about (a fleet host, a UPS)."""
         tried: dict[int, list[tuple[str, str | None]]] = {b.seq: [] for b in fresh}
         batches = {b.seq: b for b in outbox.batches}
 
@@ -127,7 +134,7 @@ class Postman:
                 return
             for batch in outbox.owed_to(name):
                 error = await send_within(
-                    self.notifiers[name], batch.host, batch.notices, self._deadline_s
+                    self.notifiers[name], box or batch.host, batch.notices, self._deadline_s
                 )
                 tried.setdefault(batch.seq, []).append((name, error))
                 if error is not None:

@@ -61,14 +61,18 @@ def swap_view(session: Session, snapshot: HostSnapshot) -> tuple[HostSnapshot, l
     explains them (`explained_by_swap`: the swap's own bay is a WARNING, not a missing drive),
     the swap's lines, and whether it is CRITICAL. Reads the swap file once, writes nothing."""
     kept = _kept_dir(session)
+    store = SwapStore(kept) if kept is not None else None
     try:
-        swap = SwapStore(kept).load() if kept is not None else None
+        swap = store.load() if store is not None else None
     except OSError:
         return snapshot, ["swap: the swap file cannot be read: `nastui swap` says why"], False
+    notes = [f"swap: {store.notice}"] if store is not None and store.notice else []
     if swap is None or not swap.active:
-        return snapshot, [], False
+        return snapshot, notes, False
     moved = advance(swap, snapshot)
-    lines = [f"CRITICAL WRONG DRIVE PULLED: {w}: put it back now" for w in moved.wrong_pulls]
+    lines = notes + [
+        f"CRITICAL WRONG DRIVE PULLED: {w}: put it back now" for w in moved.wrong_pulls
+    ]
     lines += [f"CRITICAL another member of {moved.pool} is down: {f}" for f in moved.failures]
     lines.append(f"swap in progress: {moved.old.label}, {moved.phase.value} (`nastui swap`)")
     explained = explained_by_swap(snapshot.alerts, moved, snapshot)
@@ -83,15 +87,18 @@ def alerts_with_swap(
 ) -> tuple[list[Alert], str | None]:
     """The daemon's alerts with the swap's emergencies (`nastui.core.swapalerts`): a wrong
     pull, another member down. Reads the swap file, writes nothing; a swap file that cannot be
-    read leaves the alerts as they are and says why (the second item, None when all is well)."""
+    read leaves the alerts as they are and says why, and a swap read from the backup of an
+    emptied file says so (the second item, None when all is well)."""
     kept = _kept_dir(session)
+    store = SwapStore(kept) if kept is not None else None
     try:
-        swap = SwapStore(kept).load() if kept is not None else None
+        swap = store.load() if store is not None else None
     except OSError as exc:
         return list(alerts), f"swap: {exc}"
+    notice = f"swap: {store.notice}" if store is not None and store.notice else None
     if swap is None:
-        return list(alerts), None
-    return with_swap_alerts(alerts, swap, snapshot), None
+        return list(alerts), notice
+    return with_swap_alerts(alerts, swap, snapshot), notice
 
 
 def swap_records(session: Session) -> list[dict[str, Any]]:

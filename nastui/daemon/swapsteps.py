@@ -6,15 +6,22 @@ its way.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import dataclasses
+import time
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from nastui.control.swapstore import SwapBusy, SwapLock
 from nastui.core.swapburnin import burnin_argv
 from nastui.core.swapnames import Stage
 from nastui.core.swapstate import Swap, SwapPhase
 from nastui.daemon.swapburnin import BurnIn, burn_in
 from nastui.daemon.swapflow import Box, execute, follow, locate, new_swap, replace_ops
+
+LOCK_WAIT_S = 3.0  # how long an action waits for a swap lock someone else holds
 
 
 class Trouble(StrEnum):
@@ -44,8 +51,45 @@ class Outcome:
     notes: list[str] = field(default_factory=list)
 
 
+def _busy(exc: SwapBusy) -> Outcome:
+    """The outcome of an action refused because another process is changing the swap."""
+    return Outcome(None, error=str(exc), trouble=Trouble.USAGE)
+
+
+@contextlib.asynccontextmanager
+async def _holding(box: Box, what: str, wait: float = LOCK_WAIT_S) -> AsyncIterator[SwapLock]:
+    """The swap lock, waited for up to `wait` seconds (a `nastui swap` or the interface
+    following the swap holds it for a moment); the event loop keeps running meanwhile.
+
+    Raises:
+        SwapBusy: still held after `wait` seconds (the message names the holder).
+    """
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            held = box.store.acquire(what)
+            break
+        except SwapBusy:
+            if time.monotonic() >= deadline:
+                raise
+        await asyncio.sleep(0.1)
+    try:
+        yield held
+    finally:
+        held.release()
+
+
 async def start(box: Box, target: str, in_place: bool | None = None) -> Outcome:
-    """Plan `target`, run the preparing writes, light the LED (pull first); keep the swap."""
+    """Plan `target`, run the preparing writes, light the LED (pull first); keep the swap.
+    Holds the swap lock throughout: a second start meanwhile is refused, naming this one."""
+    try:
+        async with _holding(box, f"starting a swap of {target}") as held:
+            return await _start(box, target, in_place, held)
+    except SwapBusy as exc:
+        return _busy(exc)
+
+
+async def _start(box: Box, target: str, in_place: bool | None, held: SwapLock) -> Outcome:
     current = box.store.load()
     if current is not None and current.active:
         return Outcome(
@@ -59,6 +103,7 @@ async def start(box: Box, target: str, in_place: bool | None = None) -> Outcome:
         trouble = Trouble.USAGE if plan.drive is None else Trouble.REFUSED
         return Outcome(None, error=f"refused: {plan.refusal}", trouble=trouble)
     swap = new_swap(box, plan)
+    held.say(f"preparing a swap of {swap.old.label}")
     out = Outcome(swap)
     ran = await execute(box, swap, tuple(o for o in swap.ops if o.stage is Stage.PREPARE))
     for step in ran:
@@ -82,7 +127,20 @@ async def start(box: Box, target: str, in_place: bool | None = None) -> Outcome:
 
 
 async def refresh(box: Box) -> Swap | None:
-    """The swap in progress followed on the box's snapshot and kept (logged when done)."""
+    """The swap in progress followed on the box's snapshot and kept (logged when done). While
+    another process changes the swap, the swap as last kept, unchanged, and `box.store.notice`
+    says why."""
+    try:
+        async with _holding(box, "following the swap", wait=0.0):
+            return await _refresh(box)
+    except SwapBusy as exc:
+        swap = box.store.load()
+        busy = f"{exc}; shown as last kept"
+        box.store.notice = f"{box.store.notice}; {busy}" if box.store.notice else busy
+        return swap
+
+
+async def _refresh(box: Box) -> Swap | None:
     swap = box.store.load()
     if swap is None:
         return None
@@ -126,6 +184,14 @@ async def _ready_for(box: Box, serial: str) -> Swap | Outcome:
 
 async def replace(box: Box, serial: str) -> Outcome:
     """Run the replace onto the checked new drive whose serial the operator typed."""
+    try:
+        async with _holding(box, f"replacing onto the new drive {serial}"):
+            return await _replace(box, serial)
+    except SwapBusy as exc:
+        return _busy(exc)
+
+
+async def _replace(box: Box, serial: str) -> Outcome:
     swap = await _ready_for(box, serial)
     if isinstance(swap, Outcome):
         return swap
@@ -150,7 +216,16 @@ async def replace(box: Box, serial: str) -> Outcome:
 async def burnin(box: Box, serial: str, tool: str, timeout: float) -> Outcome:
     """Burn the checked new drive in (its serial typed) before it joins: badblocks or fio
     write-and-verify behind the benchmark's guard (simulated on the demo); the verdict is kept
-    on the swap (a failed one blocks the replace) and in its events."""
+    on the swap (a failed one blocks the replace) and in its events. The swap lock is held for
+    the whole burn-in: no replace or abort meanwhile."""
+    try:
+        async with _holding(box, f"burning in the new drive {serial}"):
+            return await _burnin(box, serial, tool, timeout)
+    except SwapBusy as exc:
+        return _busy(exc)
+
+
+async def _burnin(box: Box, serial: str, tool: str, timeout: float) -> Outcome:
     swap = await _ready_for(box, serial)
     if isinstance(swap, Outcome):
         return swap
@@ -180,6 +255,14 @@ async def burnin(box: Box, serial: str, tool: str, timeout: float) -> Outcome:
 
 async def abort(box: Box) -> Outcome:
     """Stop following the swap: LED off, logged as aborted; the pool is left as it is."""
+    try:
+        async with _holding(box, "aborting the swap"):
+            return await _abort(box)
+    except SwapBusy as exc:
+        return _busy(exc)
+
+
+async def _abort(box: Box) -> Outcome:
     swap = box.store.load()
     if swap is None or not swap.active:
         return Outcome(None, notes=["no swap in progress"])

@@ -16,21 +16,20 @@ from __future__ import annotations
 import logging
 import re
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any
 
 from nastui.config.schema import AppriseConfig
+from nastui.core.redact import SECRETS, mask_parts, url_parts
 from nastui.model import Health, Notice, NoticeKind
 from nastui.notify import message
 from nastui.notify.base import NotifyError
+from nastui.safeio import SECRET_LIMIT, read_bounded
 
 MISSING = (
     "apprise is not installed: pip install 'nastui[apprise]' (pipx: pipx inject nastui apprise)"
 )
 # Sample: tgram://123456:ABCdef/987654
 _SCHEME = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]{0,31})://")
-# Sample: tgram://123456:ABCdef/987654 -> "123456", "ABCdef", "987654"
-_PARTS = re.compile(r"[/:@?&=#]+")
 
 
 def notify_type(notices: Sequence[Notice]) -> str:
@@ -47,12 +46,7 @@ def notify_type(notices: Sequence[Notice]) -> str:
 def mask(text: str, url: str) -> str:
     """`text` with every part of `url` longer than 3 characters (tokens, hosts, users)
     replaced by "…", the scheme kept."""
-    scheme = _SCHEME.match(url)
-    rest = url[scheme.end() :] if scheme else url
-    for part in sorted(_PARTS.split(rest), key=len, reverse=True):
-        if len(part) > 3:
-            text = text.replace(part, "…")
-    return text
+    return mask_parts(text, url_parts(url))
 
 
 class _LastError(logging.Handler):
@@ -131,9 +125,9 @@ class AppriseNotifier:
         cfg = self.config
         if cfg.url_file is not None:
             try:
-                text = Path(cfg.url_file).read_text(encoding="utf-8")
+                text = read_bounded(cfg.url_file, SECRET_LIMIT).decode("utf-8")
             except (OSError, UnicodeError) as exc:
-                why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+                why = (exc.strerror if isinstance(exc, OSError) else None) or str(exc)
                 raise NotifyError(
                     f"{self.name}: cannot read url_file {cfg.url_file}: {why}"
                 ) from None
@@ -148,4 +142,5 @@ class AppriseNotifier:
                 f"{self.name}: {source} holds no apprise URL (scheme://...): write the URL there"
             )
         self._scheme = scheme["scheme"].lower()
+        SECRETS.add_url(url)  # masked in every log line from now on (apprise logs its URLs)
         return url

@@ -11,8 +11,11 @@ The command gets
     NASTUI_NAME      the thing ("bay 13 sdk")
     NASTUI_MESSAGE   its one-line message
     NASTUI_COUNT     how many notices the batch holds
-It runs through `nastui.collectors.runner` (argument list, no shell, LC_ALL=C, its own process
-group) and must finish within 30 seconds, or it is killed; exit status 0 means delivered.
+Besides these it gets only PATH, TZ and TMPDIR of nastui's environment and LANG=LC_ALL=C
+(`nastui.collectors.runner.command_env`): nastui's other variables (an SMTP password, an apprise
+URL) never reach it. It runs through `nastui.collectors.runner` (argument list, no shell, its
+own process group) and must finish within 30 seconds, or it is killed; exit status 0 means
+delivered.
 """
 
 from __future__ import annotations

@@ -29,11 +29,13 @@ critical, unknown; `previous_*` are null except for `worse`. Fields may be added
 from __future__ import annotations
 
 import json
+import shlex
 import time
 from collections.abc import Sequence
 from typing import Any
 
 from nastui.core import units
+from nastui.core.ack import ack_key
 from nastui.model import Health, Notice, NoticeKind
 
 SCHEMA_VERSION = 1
@@ -50,10 +52,15 @@ def ordered(notices: Sequence[Notice]) -> list[Notice]:
     return sorted(notices, key=lambda n: (n.kind in _QUIET_KINDS, -n.alert.health.rank))
 
 
-def headline(notice: Notice) -> str:
-    """One line for one notice: "CRITICAL bay 13 sdk: Current_Pending_Sector 8 (+3)"."""
+def headline(notice: Notice, box: str = "") -> str:
+    """One line for one notice: "CRITICAL bay 13 sdk: Current_Pending_Sector 8 (+3)"; an alert
+    about another host than `box` (a fleet host, a UPS) names it: "CRITICAL offsite bay 3 sdc:
+    ..." (a UPS's alerts are named after it already)."""
     alert = notice.alert
-    what = f"{alert.name}: {alert.message}" if alert.name else alert.message
+    name = alert.name
+    if alert.host and alert.host not in (box, name):
+        name = f"{alert.host} {name}".strip()
+    what = f"{name}: {alert.message}" if name else alert.message
     if notice.kind is NoticeKind.TEST:
         return "test message"
     if notice.kind is NoticeKind.RECOVERED:
@@ -82,10 +89,10 @@ def _growth(notice: Notice) -> str:
     return f" ({', '.join(parts)})" if parts else ""
 
 
-def summary(notices: Sequence[Notice]) -> str:
+def summary(notices: Sequence[Notice], box: str = "") -> str:
     """What the batch is: the headline of a lone notice, else "3 alerts (1 critical, 2 warning)"."""
     if len(notices) == 1:
-        return headline(notices[0])
+        return headline(notices[0], box)
     counts = dict.fromkeys(_COUNT_ORDER, 0)
     for notice in notices:
         counts[_category(notice)] += 1
@@ -94,7 +101,9 @@ def summary(notices: Sequence[Notice]) -> str:
         for name, n in counts.items()
         if n
     ]
-    return f"{len(notices)} alerts ({', '.join(parts)})"
+    about = {n.alert.host for n in notices} - {"", box}
+    where = f"{about.pop()}: " if len(about) == 1 else ""  # a batch about a fleet host names it
+    return f"{where}{len(notices)} alerts ({', '.join(parts)})"
 
 
 def _category(notice: Notice) -> str:
@@ -105,7 +114,7 @@ def _category(notice: Notice) -> str:
 
 def subject(host: str, notices: Sequence[Notice]) -> str:
     """The mail subject (and webhook title): "[nastui] nano: 3 alerts (1 critical, 2 warning)"."""
-    return f"{PREFIX} {host}: {summary(ordered(notices))}"
+    return f"{PREFIX} {host}: {summary(ordered(notices), host)}"
 
 
 def local_time(t: float) -> str:
@@ -121,9 +130,9 @@ def body(host: str, notices: Sequence[Notice]) -> str:
     sent = max(n.at for n in batch)
     if all(n.kind is NoticeKind.TEST for n in batch):
         return _test_body(host, sent)
-    lines = [f"{host}: {summary(batch)}", ""]
+    lines = [f"{host}: {summary(batch, host)}", ""]
     for notice in batch:
-        lines += [headline(notice), *_details(notice), ""]
+        lines += [headline(notice, host), *_details(notice, host), ""]
     lines += ["-- ", f"nastui on {host}, {local_time(sent)}"]
     if any(_ackable(n) for n in batch):
         lines.append("An acknowledged alert stays quiet until it gets worse.")
@@ -138,7 +147,7 @@ def _test_body(host: str, sent: float) -> str:
     )
 
 
-def _details(notice: Notice) -> list[str]:
+def _details(notice: Notice, box: str) -> list[str]:
     """The indented lines under a headline: kind, since, key and the acknowledge command."""
     alert = notice.alert
     rows = [("kind", _kind_text(notice))]
@@ -150,7 +159,10 @@ def _details(notice: Notice) -> list[str]:
     if alert.key:
         rows.append(("key", alert.key))
     if _ackable(notice):
-        rows.append(("ack", f"{ACK_COMMAND} {alert.key}"))
+        # Another host's alert (a fleet host, a UPS) by "HOST/KEY", as `nastui alert list`
+        # shows it (its KEY alone may be no standing alert of this box); quoted for the shell.
+        target = ack_key(alert) if alert.host not in ("", box) else alert.key
+        rows.append(("ack", f"{ACK_COMMAND} {shlex.quote(target)}"))
     return [f"  {label + ':':<9}{text}" for label, text in rows]
 
 

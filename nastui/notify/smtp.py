@@ -28,9 +28,11 @@ from email.message import EmailMessage
 from email.utils import formatdate, make_msgid, parseaddr
 
 from nastui.config.schema import EmailConfig, Security
+from nastui.core.redact import SECRETS
 from nastui.model import Notice
 from nastui.notify import message
 from nastui.notify.base import NotifyError
+from nastui.safeio import SECRET_LIMIT, read_bounded
 
 TIMEOUT_S = 30.0
 _SECURITY_TEXT = {Security.STARTTLS: "starttls", Security.TLS: "tls", Security.NONE: "no TLS"}
@@ -141,14 +143,16 @@ class EmailNotifier:
         c = self.config
         if c.password_file is not None:
             try:
-                text = c.password_file.read_text(encoding="utf-8")
+                text = read_bounded(c.password_file, SECRET_LIMIT).decode("utf-8")
             except (OSError, UnicodeDecodeError) as exc:
-                why = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
+                why = (exc.strerror or str(exc)) if isinstance(exc, OSError) else "not UTF-8 text"
                 raise NotifyError(
                     f"{self.where}: cannot read password_file {c.password_file}: {why}: create "
                     "it (mode 600, readable by nastui) holding only the password"
                 ) from None
-            return text.removesuffix("\n").removesuffix("\r")
+            password = text.removesuffix("\n").removesuffix("\r")
+            SECRETS.add(password)
+            return password
         if c.password_env is not None:
             value = self._env.get(c.password_env)
             if value is None:
@@ -156,6 +160,7 @@ class EmailNotifier:
                     f"{self.where}: environment variable {c.password_env} is not set: give it to "
                     "nastui (e.g. EnvironmentFile= in its systemd unit)"
                 )
+            SECRETS.add(value)
             return value
         raise NotifyError(
             f"{self.where}: username {c.username} has no password: set password_file or "

@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from email.header import Header
 from urllib.parse import urlsplit, urlunsplit
 
+from nastui.core.redact import SECRETS
 from nastui.model import Health, Notice, NoticeKind
 from nastui.notify import message
 from nastui.notify.base import NotifyError
@@ -94,6 +95,7 @@ class WebhookNotifier:
         context: TLS settings; default: the system CA store with host name checks.
         """
         self.url = url
+        SECRETS.add_url(url)  # a webhook's path often is its token (Slack, Discord)
         self._timeout = timeout
         tls = urllib.request.HTTPSHandler(context=context or ssl.create_default_context())
         self._opener = urllib.request.build_opener(_NoRedirect(), tls)

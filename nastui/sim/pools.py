@@ -177,6 +177,9 @@ def build_pool(
         last_scrub=last,
         status_text=RESILVER_STATUS if swap else ERROR_STATUS if errors else None,
         scrub_schedule=pool.schedule,
+        # zpool status's "errors: No known data errors" (device errors were all corrected:
+        # ERROR_STATUS says applications are unaffected); md and btrfs report no such count.
+        error_count=0 if pool.kind is PoolKind.ZFS else None,
     )
 
 

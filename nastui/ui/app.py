@@ -10,11 +10,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable
-from pathlib import Path
+from importlib import resources
 from typing import Any, ClassVar
 
 from textual import work
-from textual.app import App
+from textual.app import App, ScreenStackError
 from textual.binding import Binding, BindingType
 from textual.drivers.linux_driver import LinuxDriver
 from textual.message import Message
@@ -23,6 +23,7 @@ from textual.screen import Screen
 from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.worker import Worker, WorkerState
 
+from nastui.core.fleetview import fleet_alert_list, with_alerts
 from nastui.core.glyphs import Glyphs, glyphs_for
 from nastui.daemon.swapstatus import swap_view
 from nastui.history.db import History
@@ -77,7 +78,8 @@ class FleetReady(Message):
 class NastuiApp(App[int]):
     """nastui's full-screen interface."""
 
-    CSS_PATH = Path(__file__).with_name("app.tcss")
+    # Read as a package resource, not from a path: the zipapp (`make dist`) runs from its archive.
+    CSS = (resources.files("nastui.ui") / "app.tcss").read_text(encoding="utf-8")
     TITLE = "nastui"
     MODES: ClassVar[dict[str, str | Callable[[], Screen[Any]]]] = {
         "dashboard": DashboardScreen,
@@ -148,6 +150,7 @@ class NastuiApp(App[int]):
         self._interval = poll_interval or session.config.poll.io_s
         self._wake = asyncio.Event()
         self._swap_lines: tuple[str, ...] = ()
+        self._local: HostSnapshot | None = initial  # the box alone, before the fleet's alerts
         self.mode_before_help = "dashboard"
         self.theme = "ansi-dark"
         if initial is not None:
@@ -223,6 +226,18 @@ class NastuiApp(App[int]):
         else:
             self.poll_forever()
 
+    def clear_selection(self) -> None:
+        """Clear the text selection, if there is a screen to hold one yet.
+
+        On Python 3.12+ Textual runs with asyncio's eager task factory, so the first screen of
+        a mode is composed and its widgets mounted before that screen is on the mode's stack;
+        an `Input` among them clears the selection while mounting and `self.screen` raises
+        `ScreenStackError` (Textual issue 6444), which killed the interface at start. A screen
+        not on a stack yet holds no selection: there is nothing to clear.
+        """
+        with contextlib.suppress(ScreenStackError):
+            super().clear_selection()
+
     async def action_switch_mode(self, mode: str) -> None:
         """Switch screens, remembering where help was opened from (Esc there goes back)."""
         if mode == "help" and self.current_mode != "help":
@@ -231,8 +246,20 @@ class NastuiApp(App[int]):
 
     def on_snapshot_ready(self, message: SnapshotReady) -> None:
         snapshot, lines, _ = swap_view(self.session, message.snapshot)
-        self.snapshot = snapshot
+        self._local = snapshot
+        self.snapshot = self._with_fleet(snapshot)
         self._swap_notice(tuple(lines))
+
+    def _with_fleet(self, local: HostSnapshot) -> HostSnapshot:
+        """The box's snapshot with its fleet's alerts (`[[ups]]`es, `[[host]]`s: each naming
+        its host, acknowledged as `nastui alert ack` left them) among its own, as the daemon
+        sends them: the header and the alerts panel show them (a UPS's as the box's own power)."""
+        hosts = self.fleet or ()
+        if not hosts:
+            return local
+        return with_alerts(
+            local, fleet_alert_list(hosts, self.session.alert_acks(), local.taken_at)
+        )
 
     def _swap_notice(self, lines: tuple[str, ...]) -> None:
         """A swap in progress (picked up on start) and a wrong pull, on whatever screen is up."""
@@ -246,6 +273,10 @@ class NastuiApp(App[int]):
 
     def on_fleet_ready(self, message: FleetReady) -> None:
         self.fleet = message.hosts
+        if self._local is not None:
+            merged = self._with_fleet(self._local)
+            if self.snapshot is None or merged.alerts != self.snapshot.alerts:
+                self.snapshot = merged
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state is WorkerState.ERROR and event.worker.error is not None:

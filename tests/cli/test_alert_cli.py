@@ -78,3 +78,19 @@ def test_daemon_with_an_unwritable_history_says_so_and_watches(tmp_path: Path) -
     assert "Traceback" not in result.stderr + result.stdout
     assert "(cannot be used: watching without history until it can)" in result.stdout
     assert "alert firing CRITICAL nano nastui state: history " in result.stdout
+
+
+def test_the_demo_logs_and_lists_its_own_daemon_and_fleet(tmp_path: Path) -> None:
+    # The demo's daemon keeps its log in the demo's own state; `alert log` reads that one, and
+    # `alert list` shows the fleet's alerts (a UPS on battery, a host down) by HOST/KEY.
+    env = {"XDG_STATE_HOME": str(tmp_path / "xdg")}
+    ran = nastui("daemon", "--once", "--no-notify", "--scenario", "hot-bay", env=env)
+    assert ran.returncode == 0, ran.stderr
+    log = nastui("alert", "log", "--scenario", "hot-bay", env=env)
+    assert log.returncode == 0, log.stderr
+    assert "ups-rack firing WARNING ups-rack: on battery" in log.stdout
+    listed = json.loads(nastui("alert", "list", "--json", "--scenario", "hot-bay", env=env).stdout)
+    keys = {a["key"]: a["host"] for a in listed["alerts"]}
+    assert keys["ups-rack/ups:ups-rack:power"] == "ups-rack"
+    assert keys["offsite/host:unreachable"] == "offsite"
+    assert keys["nano/fan:fan-wall-2:stalled"] == "nano"

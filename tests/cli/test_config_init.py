@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from nastui.cli.configinit import ChipFans, default_path, detected_block
 from nastui.config import load_config
@@ -23,7 +27,9 @@ def test_writes_the_example_with_the_demo_box_and_checks_clean(tmp_path: Path) -
     text = target.read_text()
     assert text.startswith("# Found on nano by `nastui config init`")
     assert "#   sda      HGST HUS724040ALA640  serial PK1334PSLX7LS3  3.6 TiB\n" in text
-    assert '#[[chassis.bay]]\n#bay = 1\n#serial = "PK1334PSLX7LS3"\n' in text
+    # Numbered like the chassis (the demo's RV-4324 from 0), each drive the bay it is seen in.
+    assert '#[[chassis.bay]]\n#bay = 0\n#serial = "PK2331PB95FOVP"\n' in text
+    assert '#[[chassis.bay]]\n#bay = 3\n#serial = "PK2334PWT1ET00"\n' in text
     assert "#   storage      zfs    ONLINE\n" in text
     assert text.endswith((REPO / "config.example.toml").read_text())
     assert target.stat().st_mode & 0o777 == 0o644
@@ -54,10 +60,24 @@ def test_never_overwrites_and_never_makes_a_named_directory(tmp_path: Path) -> N
 def test_the_default_location_is_created(tmp_path: Path) -> None:
     target = tmp_path / "etc" / "nastui" / "config.toml"
     env = {**os.environ, "NASTUI_CONFIG": str(target)}
-    argv = [sys.executable, "-m", "nastui", "--demo", "config", "init"]
+    argv = [sys.executable, "-m", "nastui", "config", "init"]
     done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=60, check=False)
     assert done.returncode == 0, done.stderr
     assert target.read_text().endswith(example_text() or "missing")
+
+
+def test_the_demo_writes_its_default_into_its_own_state(tmp_path: Path) -> None:
+    # Not $NASTUI_CONFIG, not /etc/nastui as root: the demo's drives are not this box's.
+    real = tmp_path / "etc" / "nastui" / "config.toml"
+    state = tmp_path / "state"
+    env = {**os.environ, "NASTUI_CONFIG": str(real), "XDG_STATE_HOME": str(state)}
+    argv = [sys.executable, "-m", "nastui", "--demo", "config", "init"]
+    done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    written = state / "nastui" / "demo" / "healthy-24-bay" / "config.toml"
+    assert done.stdout.startswith(f"wrote {written}: ")
+    assert written.read_text().startswith("# Found on nano")
+    assert not real.parent.exists()
 
 
 def test_stdout() -> None:
@@ -85,3 +105,59 @@ def test_fans_and_an_empty_box() -> None:
         "  fan1 (pwm = 1)"
     ) in lines
     assert any(line.endswith("fan2 (no pwm: read only)") for line in lines)
+
+
+def alerts(*argv: str, env: dict[str, str]) -> tuple[int, list[str]]:
+    done = nastui(*argv, "status", "--json", env=env)
+    return done.returncode, sorted(a["key"] for a in json.loads(done.stdout)["alerts"])
+
+
+@pytest.mark.parametrize("demo", [["--demo"], []], ids=["demo", "this-box"])
+def test_the_file_written_adds_no_alert_on_the_box_it_runs_on(
+    demo: list[str], tmp_path: Path
+) -> None:
+    env = {"HOME": str(tmp_path / "home"), "XDG_CONFIG_HOME": str(tmp_path / "nothing")}
+    target = tmp_path / "config.toml"
+    assert nastui(*demo, "config", "init", str(target), env=env).returncode == 0
+    assert alerts(*demo, "--config", str(target), env=env) == alerts(*demo, env=env)
+    checked = nastui(*demo, "config", "check", str(target), env=env)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert checked.stdout.startswith(f"{target}: OK\n")
+
+
+def test_the_suggested_bindings_uncommented_are_ok_on_the_demo(tmp_path: Path) -> None:
+    target = tmp_path / "config.toml"
+    assert nastui("--demo", "config", "init", str(target)).returncode == 0
+    detected, _, example = target.read_text().partition("\n\n\n")
+    live = re.sub(r"(?m)^#(\[\[chassis\.bay\]\]|bay = |serial = )", r"\1", detected)
+    target.write_text(f"{example}\n{live}\n")
+    # Each binding names the drive the demo has in that bay: nothing missing, nothing moved.
+    config = load_config(target)
+    assert [b.bay for b in config.chassis.bindings] == [0, 1, 2, 3]
+    checked = nastui("--demo", "config", "check", str(target))
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "4 bound to drives" in checked.stdout
+    status = nastui("--demo", "--config", str(target), "status")
+    assert status.returncode == 0, status.stdout
+
+
+def test_check_agrees_with_status_on_bindings_to_drives_the_box_lacks(tmp_path: Path) -> None:
+    # The example as it was: four live bindings to made-up drives, each a CRITICAL in status.
+    old = tmp_path / "old.toml"
+    bindings = "".join(
+        f'[[chassis.bay]]\nbay = {bay}\n{key} = "{value}"\n'
+        for bay, key, value in [
+            (0, "serial", "PK1334PBHDJ2SR"),
+            (1, "by_id", "ata-HGST_HUS724040ALA640_PK2334PBHDJ2ST"),
+            (2, "by_path", "pci-0000:03:00.0-sas-phy2-lun-0"),
+            (3, "enclosure", "500605b00a1b2c30:3"),
+        ]
+    )
+    old.write_text((REPO / "config.example.toml").read_text() + bindings)
+    status = nastui("--config", str(old), "status")
+    assert status.returncode == 2 and "configured drive" in status.stdout
+    checked = nastui("config", "check", str(old))
+    assert checked.returncode == 1, checked.stdout + checked.stderr
+    first = checked.stdout.splitlines()[0]
+    assert first.startswith(f"{old}: valid, but 4 bay binding(s) match no drive on ")
+    assert "bay 0 (serial PK1334PBHDJ2SR)" in first and "CRITICAL" in first

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +13,7 @@ import pytest
 from nastui.cli.clitree import full_parser, tree
 from nastui.cli.completion import bash
 from nastui.cli.manpage import escape
+from nastui.sim import SCENARIOS
 from tests.conftest import require_tool
 
 pytestmark = pytest.mark.integration
@@ -87,25 +90,129 @@ def test_zsh(tmp_path: Path, words: list[str], expected: list[str]) -> None:
     ],
 )
 def test_fish(tmp_path: Path, line: str, expected: list[str]) -> None:
+    assert fish_offers(generated(tmp_path, "completion", "fish"), line) == expected
+
+
+def fish_offers(script: Path, line: str, env: dict[str, str] | None = None) -> list[str]:
+    """What fish offers at the end of `line`, sorted."""
     fish = require_tool("fish", "fish")
-    script = generated(tmp_path, "completion", "fish")
     done = subprocess.run(
         [fish, "--no-config", "-c", f"source {script}; complete -C '{line}'"],
         capture_output=True,
         text=True,
         timeout=60,
+        env=env,
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    words = sorted(row.split("\t")[0] for row in done.stdout.splitlines())
-    assert words == expected
+    return sorted(row.split("\t")[0] for row in done.stdout.splitlines())
+
+
+@pytest.fixture
+def on_path(tmp_path: Path) -> dict[str, str]:
+    """An environment whose PATH has a `nastui` running this tree (the scripts call it back
+    for the values read while typing)."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    program = bin_dir / "nastui"
+    program.write_text(f'#!/bin/sh\nexec {sys.executable} -m nastui "$@"\n')
+    program.chmod(0o755)
+    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ.get('PATH', '/usr/bin:/bin')}"}
+    env.pop("NASTUI_CONFIG", None)
+    return env
+
+
+DYNAMIC_CASES = [
+    # A positional in its place: pools after `scrub start`, never the actions again.
+    (["nastui", "--scenario", "mixed", "scrub", "start", ""], ["fast", "md0", "tank"]),
+    (["nastui", "--scenario", "mixed", "scrub", "st"], ["start", "stop"]),
+    (["nastui", "--demo", "selftest", "start", "PK2331PB9"], ["PK2331PB95FOVP"]),
+    (["nastui", "--demo", "locate", "2"], ["2", "20", "21", "22", "23"]),
+    (["nastui", "--demo", "swap", "plan", "sdr"], ["sdr"]),
+    (["nastui", "bench", "run", "c"], ["cdm", "custom"]),
+]
+
+
+def bash_offers(script: Path, words: list[str], env: dict[str, str]) -> list[str]:
+    bash_path = require_tool("bash", "bash")
+    line = " ".join(shlex.quote(w) for w in words)
+    code = (
+        f"source {script}; COMP_WORDS=({line}); COMP_CWORD={len(words) - 1}; "
+        'COMP_LINE="nastui"; _nastui; printf "%s\\n" "${COMPREPLY[@]}"'
+    )
+    done = subprocess.run(
+        [bash_path, "-c", code], capture_output=True, text=True, timeout=60, env=env, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    return sorted(done.stdout.split())
+
+
+@pytest.mark.parametrize(("words", "expected"), DYNAMIC_CASES)
+def test_bash_reads_values_while_typing(
+    tmp_path: Path, on_path: dict[str, str], words: list[str], expected: list[str]
+) -> None:
+    script = generated(tmp_path, "completion", "bash")
+    offered = bash_offers(script, words, on_path)
+    assert [w for w in offered if not w.startswith("-")] == expected
+
+
+def test_zsh_reads_values_while_typing(tmp_path: Path, on_path: dict[str, str]) -> None:
+    # zsh runs the bash script: its `path` is $PATH there, which the script must not shadow.
+    zsh = require_tool("zsh", "zsh")
+    script = generated(tmp_path, "completion", "zsh")
+    code = (
+        "autoload -U +X compinit && compinit -u -D; "
+        f"source {script}; "
+        "t() { emulate -L sh; setopt kshglob noshglob braceexpand; "
+        'COMP_WORDS=(nastui --scenario mixed scrub start ""); COMP_CWORD=5; _nastui; '
+        'print -r -l -- "${COMPREPLY[@]}"; }; t'
+    )
+    done = subprocess.run(
+        [zsh, "-f", "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=on_path,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert sorted(w for w in done.stdout.split() if not w.startswith("-")) == [
+        "fast",
+        "md0",
+        "tank",
+    ]
+
+
+def test_bash_scenario_completes_scenarios_not_files(
+    tmp_path: Path, on_path: dict[str, str]
+) -> None:
+    script = generated(tmp_path, "completion", "bash")
+    (tmp_path / "hot-file").write_text("")
+    offered = bash_offers(script, ["nastui", "--scenario", ""], on_path)
+    assert offered == sorted(SCENARIOS)
+    assert bash_offers(script, ["nastui", "--scenario", "hot"], on_path) == ["hot-bay"]
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("nastui --scenario mixed scrub start ", ["fast", "md0", "tank"]),
+        ("nastui --scenario ho", ["hot-bay"]),
+        ("nastui --demo selftest start PK2331PB9", ["PK2331PB95FOVP"]),
+    ],
+)
+def test_fish_reads_values_while_typing(
+    tmp_path: Path, on_path: dict[str, str], line: str, expected: list[str]
+) -> None:
+    words = fish_offers(generated(tmp_path, "completion", "fish"), line, on_path)
+    assert [w for w in words if not w.startswith("-")] == expected
 
 
 def test_every_command_is_in_the_completions() -> None:
     root = tree(full_parser())
     text = bash(root)
     for node in root.walk():
-        assert f"'{node.name}')" in text or f"{node.name})" in text, node.name
+        assert f"'{node.name}|'" in text, node.name
 
 
 def test_man_page_renders_cleanly(tmp_path: Path) -> None:

@@ -1,9 +1,11 @@
 """`nastui fand` as a real process against what cooks drives: `--full-speed` after a crash with
-a broken configuration on disk, a sensor read that never returns (a real FIFO in the fake
-tree), temperatures no sensor could give, and reloads of huge or deeply nested files."""
+a broken configuration on disk, a FIFO where a sensor belongs (refused at once), a sensor read
+that never returns (a SMART read of a drive that stopped answering), temperatures no sensor
+could give, and reloads of huge or deeply nested files."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import stat
@@ -96,60 +98,57 @@ def test_full_speed_runs_the_ipmi_commands_of_a_broken_file(box: Box, tmp_path: 
     assert box.state() == ("1", "255")
 
 
-def test_a_blocking_sensor_is_full_speed_and_sigterm_still_restores(
+def test_a_fifo_for_a_sensor_is_a_lost_sensor_at_once_and_sigterm_still_restores(
     box: Box, daemon: subprocess.Popen[bytes]
 ) -> None:
+    """A FIFO where drivetemp's reading belongs is refused without waiting (sysfs reads go
+    through nastui.safeio: regular files only, opened non-blocking): the sensor is lost at once,
+    never a read that blocks the loop."""
     wait_for(lambda: in_control(box))
-    fifo = box.temps[1]  # sdb's drivetemp reading becomes a read that never returns
+    fifo = box.temps[1]
     fifo.unlink()
     os.mkfifo(fifo)
-    try:
-        wait_for(lambda: box.state() == ("1", "255"))
-        wait_for(lambda: "FAIL-SAFE 100 %: sensor reads stalled for" in box.text())
-        daemon.send_signal(signal.SIGTERM)
-        assert daemon.wait(timeout=10) == 0
-        assert box.state() == ORIGINAL
-        assert box.text().endswith("fand: stopped (exit 0)\n")
-    finally:
-        _release(fifo)
+    wait_for(lambda: box.state() == ("1", "255"))
+    wait_for(lambda: "zone drives: FAIL-SAFE 100 %: sdb: no temperature" in box.text())
+    daemon.send_signal(signal.SIGTERM)
+    assert daemon.wait(timeout=10) == 0
+    assert box.state() == ORIGINAL
+    assert box.text().endswith("fand: stopped (exit 0)\n")
 
 
-def _blocked_on_a_fifo(pid: int) -> bool:
-    """Whether one of the process's threads waits in the kernel for a FIFO's other end."""
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        try:
-            if (task / "wchan").read_text() in {"wait_for_partner", "fifo_open", "pipe_read"}:
-                return True
-        except OSError:
-            continue
-    return False
+def hanging_smartctl(tmp_path: Path) -> tuple[dict[str, str], Path, Path]:
+    """A `smartctl` first on PATH that hangs (a read that never returns: a drive that stopped
+    answering) once the trigger file exists; (environment, trigger, the file it touches when
+    it hangs)."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    trigger, hung = tmp_path / "hang", tmp_path / "hung"
+    fake = bin_dir / "smartctl"
+    fake.write_text(
+        f"#!/bin/sh\nif [ -e {trigger} ]; then echo $$ >> {hung}; exec sleep 600; fi\nexit 2\n"
+    )
+    fake.chmod(fake.stat().st_mode | stat.S_IXUSR)
+    env = {"PATH": f"{bin_dir}:{os.environ['PATH']}", "NASTUI_ROOT_TOOLS": "path"}
+    return env, trigger, hung  # NASTUI_ROOT_TOOLS: the fake answers for the fake --root tree
 
 
 def test_sigterm_during_a_stalled_read_does_not_wait_for_the_deadline(tmp_path: Path) -> None:
-    box = make_box(tmp_path, CONFIG + "\n[poll]\ncommand_timeout = 600\n")  # deadline 600.5 s
-    with running(box, fand_argv(box, "--period", PERIOD)) as daemon:
-        wait_for(lambda: in_control(box))
-        fifo = box.temps[1]
-        fifo.unlink()
-        os.mkfifo(fifo)
-        try:
-            wait_for(lambda: _blocked_on_a_fifo(daemon.pid))  # the reader thread is stuck
+    config = CONFIG + "\n[poll]\ncommand_timeout = 600\nsmart = 1\n"  # deadline 600.5 s
+    box = make_box(tmp_path, config)
+    env, trigger, hung = hanging_smartctl(tmp_path)
+    try:
+        with running(box, fand_argv(box, "--period", PERIOD), env=env) as daemon:
+            wait_for(lambda: in_control(box))
+            trigger.touch()
+            wait_for(hung.exists)  # the reader thread waits on a SMART read that never returns
             daemon.send_signal(signal.SIGTERM)
             assert daemon.wait(timeout=20) == 0
-        finally:
-            _release(fifo)
+    finally:  # the hanging fakes outlive the daemon (their own sessions): end them
+        for pid in hung.read_text().split() if hung.exists() else []:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(int(pid), signal.SIGKILL)
     assert box.state() == ORIGINAL
     assert "sensor reads stalled" in box.text()  # the interrupted wait counted as lost
-
-
-def _release(fifo: Path) -> None:
-    """Answer a reader still stuck on the FIFO (none is, once the daemon has exited)."""
-    try:
-        fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
-    except OSError:
-        return
-    os.write(fd, b"40000\n")
-    os.close(fd)
 
 
 @pytest.mark.parametrize(

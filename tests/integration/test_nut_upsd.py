@@ -220,3 +220,28 @@ def test_status_reads_the_ups_and_says_its_alerts(lab: NutLab, tmp_path: Path) -
     gone = status()
     assert gone.returncode == 2, gone.stdout
     assert "ups      rack unreachable: " in gone.stdout
+
+
+def test_a_ups_alert_is_listed_and_acknowledged_like_any_other(lab: NutLab, tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(f'[[ups]]\ntarget = "{UPS}@127.0.0.1:{lab.port}"\nname = "rack"\n')
+    env = {**os.environ, "NASTUI_STATE_DIR": str(tmp_path / "state")}
+
+    def nastui(*argv: str) -> subprocess.CompletedProcess[str]:
+        full = [sys.executable, "-m", "nastui", "--demo", "--config", str(path), *argv]
+        return subprocess.run(
+            full, capture_output=True, text=True, env=env, timeout=60, check=False
+        )
+
+    lab.set({**ONLINE, "ups.status": "OB DISCHRG", "battery.charge": "80"})
+    ups = UpsConfig("rack", UPS, "127.0.0.1", lab.port)
+    poll_until(NutFleet([ups], FakeClock()), status_is(UpsStatus.ON_BATTERY))
+    assert nastui("status").returncode == 1
+    listed = nastui("alert", "list")
+    assert "WARN  rack/ups:rack:power\n      rack: on battery" in listed.stdout, listed.stdout
+    acked = nastui("alert", "ack", "rack/ups:rack:power", "--note", "generator test")
+    assert acked.returncode == 0, acked.stderr
+    assert acked.stdout.startswith("acknowledged rack/ups:rack:power")
+    quiet = nastui("status")
+    assert quiet.returncode == 0, quiet.stdout  # acknowledged: no longer in the exit code
+    assert "(acknowledged)" in nastui("alert", "list").stdout

@@ -8,6 +8,8 @@ import asyncio
 import hashlib
 import os
 import subprocess
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,6 +17,7 @@ import pytest
 
 from nastui.core.swapburnin import BADBLOCKS, FIO
 from nastui.daemon.swapburnin import burn_in
+from tests.blocklab import attached, image
 from tests.conftest import STRICT, require_tool
 
 pytestmark = pytest.mark.integration
@@ -85,3 +88,35 @@ def test_a_drive_held_by_someone_else_is_refused(loop: tuple[str, Path]) -> None
     assert done.refused and not done.passed
     assert "busy" in done.text and "nothing written" in done.text
     assert digest(image) == before
+
+
+def test_a_loop_over_the_drive_during_the_burn_in_stops_it(tmp_path: Path) -> None:
+    """The burn-in writes for hours: the benchmark's watch looks at the drive's footprint all
+    along, and a loop device set up over the drive meanwhile stops the tool at once. The tool
+    is given the held descriptor's path, never the name (which could be swapped)."""
+    with attached(str(image(tmp_path / "t.img", 256))) as device:
+        attack: dict[str, float | str] = {}
+
+        def attach_it() -> None:
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:  # badblocks' first pattern is 0xaa
+                with (tmp_path / "t.img").open("rb") as f:
+                    if f.read(4096) == b"\xaa" * 4096:
+                        break
+                time.sleep(0.02)
+            with attached("-o", "1M", device) as upper:
+                attack["loop"], attack["at"] = Path(upper).name, time.monotonic()
+                while "ended" not in attack:
+                    time.sleep(0.05)
+
+        threading.Thread(target=attach_it, daemon=True).start()
+        done = asyncio.run(burn_in(device, BADBLOCKS, root=ROOT, timeout=600))
+        ended = time.monotonic()
+        attack["ended"] = 1.0
+        assert done.refused and not done.passed, done.text
+        assert "came into use, badblocks stopped" in done.text, done.text
+        assert str(attack["loop"]) in done.text
+        assert device in " ".join(done.argv)
+        late = ended - float(attack["at"])
+        print(f"badblocks stopped {late:.2f} s after the loop device was set up")
+        assert late < 10.0

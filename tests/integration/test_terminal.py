@@ -66,7 +66,7 @@ class Tmux:
             self._run("send-keys", key)
             time.sleep(0.15)
 
-    def wait_for(self, needle: str, timeout: float = 15.0) -> str:
+    def wait_for(self, needle: str, timeout: float = 30.0) -> str:
         deadline = time.monotonic() + timeout
         screen = ""
         while time.monotonic() < deadline:
@@ -134,17 +134,23 @@ def test_serial_console_session(console: Tmux) -> None:
     assert "Bay marks" not in console.capture()
 
 
-def _pty_run(argv: list[str], env: dict[str, str], seconds: float) -> bytes:
-    """Run `argv` in an 80x24 pty for `seconds`, send q, return everything it wrote."""
+def _pty_run(
+    argv: list[str], env: dict[str, str], seconds: float, until: bytes | None = None
+) -> bytes:
+    """Run `argv` in an 80x24 pty, send q, return everything it wrote: q after `seconds`, or,
+    with `until`, once those bytes were written and `seconds` more passed (60 s at most: a
+    loaded machine or a slower Python may take longer than `seconds` to draw anything)."""
     pid, fd = pty.fork()
     if pid == 0:  # pragma: no cover - the child
         os.execve(argv[0], argv, env)
     ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
     output = bytearray()
-    deadline = time.monotonic() + seconds
+    deadline = time.monotonic() + (seconds if until is None else 60.0)
     sent_quit = False
     while True:
         now = time.monotonic()
+        if until is not None and until in output and not sent_quit:
+            deadline, until = min(deadline, now + seconds), None
         if now > deadline and not sent_quit:
             os.write(fd, b"q")
             sent_quit = True
@@ -174,7 +180,9 @@ def test_every_byte_written_is_ascii_on_a_console(term: str) -> None:
         "LANG": "C.UTF-8",
         "NASTUI_CONFIG": "/nonexistent",
     }
-    output = _pty_run([sys.executable, "-m", "nastui", "--scenario", "hot-bay"], env, 3.0)
+    output = _pty_run(
+        [sys.executable, "-m", "nastui", "--scenario", "hot-bay"], env, 1.0, until=b"fan-wall-2"
+    )
     assert b"fan-wall-2" in output
     bad = sorted({b for b in output if b >= 0x80})
     assert not bad, f"non-ASCII bytes {bad[:10]} in {len(output)} bytes written"
@@ -188,7 +196,10 @@ def test_ascii_flag_forces_ascii_in_a_utf8_terminal() -> None:
         "LANG": "C.UTF-8",
         "NASTUI_CONFIG": "/nonexistent",
     }
-    unicode = _pty_run([sys.executable, "-m", "nastui", "--demo"], env, 2.5)
+    unicode = _pty_run([sys.executable, "-m", "nastui", "--demo"], env, 1.0, until=b"storage")
     assert any(b >= 0x80 for b in unicode)  # box drawing and degree signs by default
-    forced = _pty_run([sys.executable, "-m", "nastui", "--demo", "--ascii"], env, 2.5)
+    forced = _pty_run(
+        [sys.executable, "-m", "nastui", "--demo", "--ascii"], env, 1.0, until=b"storage"
+    )
+    assert b"storage" in forced
     assert all(b < 0x80 for b in forced)

@@ -1,8 +1,10 @@
-"""Measuring terminal programs: the workplace's ptybytes harness, and a first-frame timer.
+"""Measuring terminal programs in an 80x24 pseudo-terminal: bytes written, CPU, first frame.
 
-`ptybytes` is `../shared/tools/ptybytes.py`: it runs a program in an 80x24 pty and reports
-first-frame bytes, steady bytes/s and CPU (of the whole run, start-up included). Steady-state CPU
-is derived from two runs of different length: (cpu_long - cpu_short) / (long - short).
+`ptybytes` runs a program in a pty for a number of seconds and reports the first frame's bytes
+(what it wrote until its output had been quiet for 0.5 s, or 5 s had passed), the steady
+bytes/s over the rest of the window, and the CPU seconds of the program and the children it
+waited for (the whole run, start-up included). Steady-state CPU is derived from two runs of
+different length: (cpu_long - cpu_short) / (long - short).
 """
 
 from __future__ import annotations
@@ -10,12 +12,9 @@ from __future__ import annotations
 import contextlib
 import os
 import pty
-import re
 import select
 import signal
 import struct
-import subprocess
-import sys
 import termios
 import time
 from dataclasses import dataclass
@@ -23,13 +22,13 @@ from fcntl import ioctl
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-PTYBYTES = REPO.parent / "shared" / "tools" / "ptybytes.py"
-_FIELD = re.compile(r"(\w+)=([\d.]+)")
+QUIET_S = 0.5  # the first frame ends when the output has been quiet this long...
+FIRST_FRAME_MAX_S = 5.0  # ...or this long after the first byte
 
 
 @dataclass(frozen=True)
 class PtyFigures:
-    """What ptybytes printed for one run."""
+    """What one run in the pty showed."""
 
     first_output_s: float
     first_frame_bytes: int
@@ -40,28 +39,59 @@ class PtyFigures:
 
 
 def ptybytes(cmd: list[str], *, seconds: float, term: str = "xterm-256color") -> PtyFigures:
-    """Run `cmd` under ptybytes for `seconds` and parse its figures."""
-    if not PTYBYTES.exists():
-        raise SystemExit(f"perf: {PTYBYTES} not found (the workplace's pty harness)")
-    out = subprocess.run(
-        [sys.executable, str(PTYBYTES), "--seconds", str(seconds), "--term", term, "--", *cmd],
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=REPO,
-        timeout=seconds + 60,
-    )
-    fields = dict(_FIELD.findall(out.stdout))
-    if "first_frame_bytes" not in fields:
-        raise SystemExit(f"perf: ptybytes gave no figures for {cmd}: {out.stdout} {out.stderr}")
+    """Run `cmd` in an 80x24 pty for `seconds`, press q, and count what it wrote."""
+    env = {**os.environ, "TERM": term, "LANG": os.environ.get("LANG", "C.UTF-8")}
+    started = time.monotonic()
+    pid, fd = pty.fork()
+    if pid == 0:  # pragma: no cover - the child
+        os.execvpe(cmd[0], cmd, env)
+    ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    total, first, last, frame = 0, None, None, None
+    while (now := time.monotonic()) - started < seconds:
+        quiet = last is not None and now - last >= QUIET_S
+        if first is not None and frame is None and (quiet or now - first >= FIRST_FRAME_MAX_S):
+            frame = (total, now)
+        if not select.select([fd], [], [], 0.05)[0]:
+            continue
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:
+            break
+        total += len(chunk)
+        first = first if first is not None else time.monotonic()
+        last = time.monotonic()
+    cpu_s = _quit_and_reap(pid, fd)
+    if first is None:
+        raise SystemExit(f"perf: {cmd} wrote nothing in {seconds:.0f} s")
+    frame_bytes, frame_at = frame if frame is not None else (total, time.monotonic())
+    window = max(0.001, started + seconds - frame_at)
     return PtyFigures(
-        first_output_s=float(fields["time_to_first_output_s"]),
-        first_frame_bytes=int(float(fields["first_frame_bytes"])),
-        steady_bytes_per_s=float(fields["steady_bytes_per_s"]),
-        cpu_s=float(fields["cpu_s"]),
-        cpu_pct=float(fields["cpu_pct"]),
+        first_output_s=first - started,
+        first_frame_bytes=frame_bytes,
+        steady_bytes_per_s=(total - frame_bytes) / window,
+        cpu_s=cpu_s,
+        cpu_pct=100.0 * cpu_s / seconds,
         seconds=seconds,
     )
+
+
+def _quit_and_reap(pid: int, fd: int) -> float:
+    """Press q, wait up to 5 s (SIGKILL after), close `fd`; the CPU seconds the program used."""
+    with contextlib.suppress(OSError):
+        os.write(fd, b"q")
+    deadline = time.monotonic() + 5
+    usage = None
+    while usage is None and time.monotonic() < deadline:
+        with contextlib.suppress(OSError):
+            if select.select([fd], [], [], 0.1)[0]:
+                os.read(fd, 65536)
+        done, _, rusage = os.wait4(pid, os.WNOHANG)
+        usage = rusage if done else None
+    if usage is None:
+        os.kill(pid, signal.SIGKILL)
+        usage = os.wait4(pid, 0)[2]
+    os.close(fd)
+    return usage.ru_utime + usage.ru_stime
 
 
 def steady_cpu_percent(short: PtyFigures, long: PtyFigures) -> float:

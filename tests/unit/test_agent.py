@@ -13,6 +13,7 @@ from nastui.agent.loop import Agent
 from nastui.agent.mib import BayCol, DriveCol, HostCol, PoolCol, format_oid
 from nastui.agent.protocol import answer
 from nastui.agent.table import Table, build_table
+from nastui.collectors import latest
 from nastui.collectors.latest import LatestError, read_latest
 from nastui.collectors.snmp_profiles import nastui as profile
 from nastui.collectors.snmp_profiles.base import SnmpValue
@@ -217,10 +218,10 @@ def test_unreadable_file_says_permission(
     path = tmp_path / "latest.json"
     write_latest(path, snap)
 
-    def denied(self: Path) -> bytes:
-        raise PermissionError(13, "Permission denied", str(self))
+    def denied(where: Path, limit: int) -> bytes:
+        raise PermissionError(13, "Permission denied", str(where))
 
-    monkeypatch.setattr(Path, "read_bytes", denied)  # root could read a mode-0 file
+    monkeypatch.setattr(latest, "read_bounded", denied)  # root could read a mode-0 file
     with pytest.raises(LatestError, match=r"^cannot read .*latest.json: permission denied"):
         read_latest(path)
 

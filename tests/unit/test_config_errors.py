@@ -228,8 +228,8 @@ CASES = {
     ),
     "attribute level true": (
         "[[thresholds.attribute]]\nid = 5\nwarning = true\n",
-        "config.toml:3: thresholds.attribute[1].warning must be a positive integer (a raw count) "
-        "or false (never), got true",
+        "config.toml:3: thresholds.attribute[1].warning must be a positive integer "
+        "up to 281474976710655 (a raw count) or false (never), got true",
     ),
     "attribute levels reversed": (
         "[[thresholds.attribute]]\nid = 5\nwarning = 10\ncritical = 2\n",
@@ -243,7 +243,8 @@ CASES = {
     ),
     "stale_after zero": (
         "[thresholds]\nstale_after = 0\n",
-        "config.toml:2: thresholds.stale_after must be a positive number of seconds, got 0",
+        "config.toml:2: thresholds.stale_after must be a positive number of seconds up to "
+        "31622400, got 0",
     ),
     "nvme wear": (
         "[thresholds]\nnvme_percent_used_warning = 0\n",
@@ -480,7 +481,8 @@ CASES = {
     ),
     "repeat interval": (
         "[alerts]\nrepeat_interval = -5\n",
-        "config.toml:2: alerts.repeat_interval must be a positive number of seconds, got -5",
+        "config.toml:2: alerts.repeat_interval must be a positive number of seconds up to "
+        "31622400, got -5",
     ),
     # ---- hosts
     "host without address": (
@@ -527,7 +529,7 @@ CASES = {
     ),
     "retries negative": (
         "[[host]]\nname = 'a'\naddress = 'b'\nretries = -1\n",
-        "config.toml:4: host[1].retries must be a non-negative integer, got -1",
+        "config.toml:4: host[1].retries must be an integer from 0 to 10, got -1",
     ),
     # ---- ui
     "ascii not a bool": (

@@ -57,12 +57,12 @@ async def test_carriage_returns_end_lines_and_unhandled_streams_are_collected() 
 async def test_stop_sends_sigint_and_keeps_the_final_output() -> None:
     code = textwrap.dedent(
         """
-        import signal, sys, time
-        def final(*_):
-            print("final result", flush=True)
-            sys.exit(0)
+        import os, signal, time
+        def final(*_):  # os.write: a print here could meet the main code's print mid-flush
+            os.write(1, b"final result\\n")
+            os._exit(0)
         signal.signal(signal.SIGINT, final)
-        print("ready", flush=True)
+        os.write(1, b"ready\\n")
         time.sleep(30)
         """
     )

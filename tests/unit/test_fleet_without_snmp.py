@@ -35,8 +35,16 @@ def no_pynetsnmp(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.delattr(nastui.collectors, name, raising=False)
 
 
+def test_on_python_3_14_it_says_the_extra_is_not_available_there(no_pynetsnmp: None) -> None:
+    # pynetsnmp-2 declares Python < 3.14: "pip install 'nastui[snmp]'" would be no fix there.
+    assert snmp_problem((3, 13)) == SNMP_MISSING
+    said = snmp_problem((3, 14))
+    assert said is not None and said.startswith("not polled, the snmp extra is not available")
+    assert "Python 3.14" in said and "pip install" not in said and "\n" not in said
+
+
 def test_fleet_source_says_how_to_enable_snmp(no_pynetsnmp: None) -> None:
-    assert snmp_problem() == SNMP_MISSING
+    assert snmp_problem((3, 13)) == SNMP_MISSING
     fleet = fleet_source(HOSTS, FakeClock(1000.0))
     assert isinstance(fleet, NoSnmpFleet)
     hosts = asyncio.run(fleet.poll())

@@ -180,3 +180,27 @@ def test_json_keeps_a_fleet_hosts_own_name() -> None:
     remote = replace(HOT, host="backup-nas")
     record = message.notice_record("nano", notice(NoticeKind.FIRING, remote))
     assert record["host"] == "backup-nas"
+
+
+def test_a_ups_alert_is_sent_as_the_box_with_an_ack_command_that_works_quoted() -> None:
+    # A UPS named with a space (SNMP's model name): its key needs quoting in a shell.
+    ups = Alert(
+        key="ups:APC Smart-UPS 1500:power",
+        health=Health.WARNING,
+        subject=Subject.UPS,
+        name="APC Smart-UPS 1500",
+        message="on battery: mains power lost",
+        since=SINCE,
+        host="rack ups",
+    )
+    text = message.body("nano", [notice(NoticeKind.FIRING, ups)])
+    assert "  ack:     nastui alert ack 'rack ups/ups:APC Smart-UPS 1500:power'\n" in text
+    assert text.startswith("nano: WARNING rack ups APC Smart-UPS 1500: on battery")
+    assert text.endswith("nastui on nano, 2023-11-15 01:13 UTC\n" + QUIET_LINE)
+    subject = message.subject(
+        "nano", [notice(NoticeKind.FIRING, ups), notice(NoticeKind.FIRING, replace(ups, key="x"))]
+    )
+    assert subject == "[nastui] nano: rack ups: 2 alerts (2 warning)"
+
+
+QUIET_LINE = "An acknowledged alert stays quiet until it gets worse.\n"

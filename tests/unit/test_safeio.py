@@ -8,7 +8,17 @@ from pathlib import Path
 import pytest
 
 from nastui.control.statefile import StateError, read_or_empty
-from nastui.safeio import UnsafeFileError, json_depth, loads_json, read_bounded, read_text_bounded
+from nastui.safeio import (
+    UnsafeFileError,
+    json_depth,
+    loads_json,
+    names,
+    read_bounded,
+    read_input_bounded,
+    read_text_bounded,
+    resolve,
+    write_existing,
+)
 
 
 def test_a_regular_file_is_read_whole(tmp_path: Path) -> None:
@@ -63,6 +73,63 @@ def test_proc_and_sysfs_files_read_although_they_report_odd_sizes() -> None:
 def test_a_missing_file_is_an_ordinary_os_error(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError):
         read_bounded(tmp_path / "missing", 100)
+
+
+def test_resolve_follows_links_and_names_a_loop(tmp_path: Path) -> None:
+    (tmp_path / "real").mkdir()
+    (tmp_path / "link").symlink_to("real")
+    assert resolve(tmp_path / "link") == (tmp_path / "real").resolve()
+    (tmp_path / "loop").symlink_to("loop")
+    with pytest.raises(UnsafeFileError, match="loop is a symbolic link loop"):
+        resolve(tmp_path / "loop")
+    with pytest.raises(FileNotFoundError):
+        resolve(tmp_path / "missing")
+
+
+def test_a_loop_where_a_file_belongs_is_refused_as_one(tmp_path: Path) -> None:
+    (tmp_path / "loop").symlink_to("loop")
+    with pytest.raises(UnsafeFileError, match="symbolic link loop, not a regular file"):
+        read_bounded(tmp_path / "loop", 100)
+
+
+def test_names_are_sorted_and_bounded(tmp_path: Path) -> None:
+    for name in ("b", "a", "c"):
+        (tmp_path / name).touch()
+    assert names(tmp_path) == ["a", "b", "c"]
+    with pytest.raises(UnsafeFileError, match="holds more than 2 entries"):
+        names(tmp_path, limit=2)
+    os.mkfifo(tmp_path / "fifo")
+    with pytest.raises(NotADirectoryError):
+        names(tmp_path / "fifo")
+
+
+def test_write_existing_writes_only_an_existing_regular_file(tmp_path: Path) -> None:
+    target = tmp_path / "locate"
+    target.write_text("0\n")
+    write_existing(target, b"1\n")
+    assert target.read_text() == "1\n"
+    with pytest.raises(FileNotFoundError):
+        write_existing(tmp_path / "new", b"1\n")
+    assert not (tmp_path / "new").exists()
+    os.mkfifo(tmp_path / "fifo")  # no reader: a plain open for writing would wait forever
+    with pytest.raises(OSError, match=r"No such device or address"):
+        write_existing(tmp_path / "fifo", b"1\n")
+    (tmp_path / "link").symlink_to(target)
+    with pytest.raises(UnsafeFileError, match="symbolic link"):
+        write_existing(tmp_path / "link", b"0\n")
+    assert target.read_text() == "1\n"
+
+
+def test_read_input_bounded_takes_a_pipe_but_not_a_device(tmp_path: Path) -> None:
+    read_end, write_end = os.pipe()
+    os.write(write_end, b"report")
+    os.close(write_end)
+    try:
+        assert read_input_bounded(f"/dev/fd/{read_end}", 100) == b"report"
+    finally:
+        os.close(read_end)
+    with pytest.raises(UnsafeFileError, match="character device"):
+        read_input_bounded("/dev/zero", 100)
 
 
 def test_json_nested_past_the_bound_is_a_value_error_not_a_recursion_error() -> None:

@@ -90,7 +90,7 @@ async def test_standby_is_never_woken_and_keeps_old_data_marked_stale(
     found = [sata("sda", "A"), sata("sdb", "B")]
     first, _ = await smart.poll(found, NOW)
     assert first[1].attribute(197) is not None
-    monkeypatch.setenv("FAKE_SMARTCTL_STANDBY", "sdb")
+    box.env(standby=["sdb"])
     later, errors = await smart.poll(found, NOW + 300, io={"sda": 5, "sdb": 7})
     asleep = later[1]
     assert asleep.power is PowerState.STANDBY
@@ -105,7 +105,7 @@ async def test_standby_is_never_woken_and_keeps_old_data_marked_stale(
 async def test_a_never_seen_standby_drive_is_unknown_and_says_so(
     box: SmartBox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("FAKE_SMARTCTL_STANDBY", "sda")
+    box.env(standby=["sda"])
     drives, _ = await SmartCollector(tmp_path).poll([sata("sda", "A")], NOW)
     assert drives[0].power is PowerState.STANDBY
     assert drive_verdict(drives[0], Thresholds(), NOW).summary == "in standby, SMART not read yet"
@@ -160,7 +160,7 @@ async def test_a_hung_smartctl_keeps_only_its_own_drive_waiting(
     box: SmartBox, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     box.drive("sda", HEALTHY)
-    monkeypatch.setenv("FAKE_SMARTCTL_HANG", "sdb")
+    box.env(hang=["sdb"])
     smart = SmartCollector(tmp_path, timeout=1.5, wait_s=0.8)
     found = [sata("sda", "A"), sata("sdb", "B")]
     started = time.monotonic()
@@ -236,7 +236,7 @@ async def test_a_day_of_polling_the_whole_collector_never_drops_the_standby_guar
     box.answer(probe_request("sda"), PROBE_JSON)
     box.answer(probe_request("sdb"), PROBE_JSON)
     box.answer(probe_request("sdc", "scsi"), "smartctl_exporter/SEAGATE_ST373453LC_26.json")
-    monkeypatch.setenv("FAKE_SMARTCTL_STANDBY", "sdb")
+    box.env(standby=["sdb"])
     collector = DriveCollector(root, schedule=Schedule(30, 300, 10), state_dir=tmp_path / "state")
     for step in range(0, 1200, 30):  # 20 minutes of 30-second polls; `make perf` runs a day
         report = await collector.collect(NOW + step)

@@ -78,8 +78,7 @@ def mount_of(fs: BtrfsFs, mounts: list[Mount], root: Path) -> Mount | None:
     paths = {d.path for d in fs.devices if d.path}
     names = {Path(p).name for p in paths}
     sys_devices = root / "sys/fs/btrfs" / fs.uuid / "devices"
-    if sys_devices.is_dir():
-        names |= {entry.name for entry in sys_devices.iterdir()}
+    names |= set(sysfs.list_names(sys_devices))
     candidates = [m for m in mounts if m.source in paths or Path(m.source).name in names]
     candidates.sort(key=lambda m: (m.root != "/", len(m.mountpoint)))
     return candidates[0] if candidates else None
@@ -161,7 +160,8 @@ class BtrfsCollector:
         if not show.ok and not show.stdout.strip():
             return (), (CollectorError(SOURCE, f"btrfs filesystem show failed: {show.describe()}"),)
         filesystems, stray = parse_filesystem_show_report(show.stdout)
-        mounts = parse_mountinfo(read_text(self._root / "proc/self/mountinfo") or "")
+        table = read_text(self._root / "proc/self/mountinfo", sysfs.TABLE_LIMIT)
+        mounts = parse_mountinfo(table or "")
         results = await asyncio.gather(*(self._pool(fs, mounts, now) for fs in filesystems))
         pools = tuple(r for r in results if r is not None)
         return pools, tuple(CollectorError(SOURCE, line) for line in stray)

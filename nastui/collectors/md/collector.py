@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from nastui.collectors.md.mdstat import MdArray, MdMember, parse_mdstat_report
-from nastui.collectors.sysfs import read_int, read_text
+from nastui.collectors.sysfs import TABLE_LIMIT, list_names, read_int, read_text
 from nastui.model import (
     CollectorError,
     Pool,
@@ -84,12 +84,11 @@ def read_md_sys(root: Path, name: str) -> MdSys:
         completed = (int(match["done"]), int(match["total"]))
     states: dict[str, str] = {}
     errors: dict[str, int] = {}
-    if md.is_dir():
-        for member in sorted(md.glob("dev-*")):
-            dev = member.name.removeprefix("dev-")
-            states[dev] = read_text(member / "state") or ""
-            if (count := read_int(member / "errors")) is not None:
-                errors[dev] = count
+    for member in (md / n for n in list_names(md) if n.startswith("dev-")):
+        dev = member.name.removeprefix("dev-")
+        states[dev] = read_text(member / "state") or ""
+        if (count := read_int(member / "errors")) is not None:
+            errors[dev] = count
     return MdSys(
         sync_action=read_text(md / "sync_action"),
         sync_completed=completed,
@@ -272,7 +271,7 @@ def md_pool(array: MdArray, sys: MdSys) -> Pool:
 
 def collect_md(root: Path = Path("/")) -> tuple[tuple[Pool, ...], tuple[CollectorError, ...]]:
     """Every md array under `root`; no /proc/mdstat (no md module) means no arrays, no error."""
-    text = read_text(root / "proc/mdstat")
+    text = read_text(root / "proc/mdstat", TABLE_LIMIT)
     if text is None:
         return (), ()
     arrays, stray = parse_mdstat_report(text)

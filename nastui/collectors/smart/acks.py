@@ -38,7 +38,7 @@ class AckReader:
             text = read_text_bounded(self.path, STATE_LIMIT)  # never a FIFO, never 1 GB
             self._acks = decode(text, str(self.path))
             self.error = None
-        except (OSError, ValueError) as exc:
+        except (OSError, ValueError, RecursionError) as exc:  # a FIFO, not UTF-8, nested
             self._acks = {}
             self.error = CollectorError("acks", f"acknowledgements not read: {exc}")
         return self._acks

@@ -3,6 +3,7 @@ summary, and the help text (pure)."""
 
 from __future__ import annotations
 
+import dataclasses
 import textwrap
 import time
 
@@ -12,7 +13,7 @@ from nastui.core import summary
 from nastui.core.assess import drive_place, overall
 from nastui.core.glyphs import ASCII as ASCII_MARKS
 from nastui.core.glyphs import Glyphs
-from nastui.model import Health, HostSnapshot, Thresholds
+from nastui.model import Alert, Health, HostSnapshot, Subject, Thresholds
 from nastui.ui.render.style import DIM, HEALTH_STYLE, LABEL, degrees, fit
 
 
@@ -29,9 +30,14 @@ def title_text(snapshot: HostSnapshot | None, screen: str, width: int, *, note: 
         text.append(" nastui ", style="bold")
         text.append("  collecting...")
         return text
-    state = overall(snapshot)
+    own, fleet = split_by_host(snapshot)
+    state = overall(dataclasses.replace(snapshot, alerts=own))
     right = Text(f" {screen}  ")
     right.append(f" {state.name} ", style=HEALTH_STYLE[state])
+    others = overall(dataclasses.replace(snapshot, alerts=fleet))
+    if others is not Health.OK:  # another host of the fleet: a badge beside the box's state
+        right.append(" ")
+        right.append(f" fleet {others.short} ", style=HEALTH_STYLE[others])
     right.append(time.strftime("  %H:%M ", time.localtime(snapshot.taken_at)))
     demo = f"  [demo {snapshot.source[4:]}]" if snapshot.source.startswith("sim:") else ""
     chassis = snapshot.chassis.name if snapshot.chassis else "no chassis configured"
@@ -59,6 +65,24 @@ def title_text(snapshot: HostSnapshot | None, screen: str, width: int, *, note: 
     return text
 
 
+def split_by_host(snapshot: HostSnapshot) -> tuple[tuple[Alert, ...], tuple[Alert, ...]]:
+    """(the box's alerts, its UPSes' among them: they are its power; the other fleet hosts')."""
+    own = tuple(a for a in snapshot.alerts if is_own(snapshot, a))
+    return own, tuple(a for a in snapshot.alerts if not is_own(snapshot, a))
+
+
+def is_own(snapshot: HostSnapshot, alert: Alert) -> bool:
+    """An alert of the box itself, or of a UPS (the box's power)."""
+    return alert.host in ("", snapshot.host) or alert.subject is Subject.UPS
+
+
+def alert_name(snapshot: HostSnapshot, alert: Alert) -> str:
+    """The alert's name, after its host's when it is about another host ("offsite bay 3")."""
+    if alert.host in ("", snapshot.host, alert.name):
+        return alert.name
+    return f"{alert.host} {alert.name}".strip()
+
+
 def alerts_text(snapshot: HostSnapshot | None, lines: int, width: int, glyphs: Glyphs) -> Text:
     """The worst alerts in `lines` lines of `width`: wrapped when they all fit that way, else
     one line each, with a count of the rest; "no alerts" when all is well."""
@@ -68,7 +92,7 @@ def alerts_text(snapshot: HostSnapshot | None, lines: int, width: int, glyphs: G
     if not alerts:
         return Text("no alerts", style=HEALTH_STYLE[Health.OK])
     room = max(10, width - 5)
-    bodies = [f"{a.name}: {a.message}" for a in alerts]
+    bodies = [f"{alert_name(snapshot, a)}: {a.message}" for a in alerts]
     wrapped = [textwrap.wrap(b, room) or [""] for b in bodies]
     if sum(len(w) for w in wrapped) > lines:
         wrapped = [[fit(b, room, glyphs)] for b in bodies]

@@ -90,8 +90,9 @@ class SwapScreen(NasScreen):
         except StateError as exc:
             self._text(str(exc))
             return
+        notice = f"{box.store.notice}\n\n" if box.store.notice else ""
         if self.swap is not None and self.swap.active:
-            self._text(swap_text(self.swap))
+            self._text(notice + swap_text(self.swap))
         else:
             self._text(plan_text(box.plan(str(self.bay))))
 
