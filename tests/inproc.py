@@ -6,16 +6,18 @@ most CLI tests run a command a few times. `run_nastui(argv, env=, cwd=, input=)`
 capture_output=True, ...)` answers (a `CompletedProcess` with the exit code, stdout, stderr),
 with what a fresh process would start from and leave behind:
 - the environment is exactly `env` (or this process's), the working directory `cwd`, the time
-  zone the environment names; stdin holds `input` (else nothing) and is not a terminal;
-- stdout and stderr are pipes' text streams (UTF-8 unless PYTHONIOENCODING says otherwise; a
-  C locale is coerced to UTF-8 as Python does), never terminals;
+  zone the environment names;
+- stdin, stdout and stderr are text streams on descriptors of their own (files: stdin holds
+  `input`, else nothing), never terminals; UTF-8 unless PYTHONIOENCODING says otherwise (a C
+  locale is coerced to UTF-8, as Python does). A program nastui runs with its output left
+  alone writes to this process's descriptors, not to the captured ones;
 - argparse's and `sys.exit`'s SystemExit become the exit code; an exception escaping `main`
   (NASTUI_DEBUG) is a traceback on stderr and exit 1, as the interpreter makes it;
 - what the run leaves in the process is taken away: the runner's stand-in
   (`nastui.collectors.standin`), log handlers and levels, signal handlers; nastui's `atexit`
-  callbacks run at the end of the run and its non-daemon threads are waited for, as at exit.
-  A daemon thread still running a moment after is an error naming it: that test needs a real
-  process (`@pytest.mark.subprocess`).
+  callbacks run at the end of the run and the threads it started are waited for, as at exit
+  (a library's thread pool for the process excepted). A daemon thread still running a moment
+  after is an error naming it: that test needs a real process (`@pytest.mark.subprocess`).
 
 `run_like_subprocess` takes `subprocess.run`'s arguments: a `python -m nastui` argv runs here,
 anything else runs as a child. tests/cli/conftest.py puts it in place of `subprocess.run` for
@@ -27,13 +29,14 @@ a pty or tmux, which this never replaces.
 from __future__ import annotations
 
 import atexit
+import concurrent.futures.thread
 import contextlib
-import io
 import logging
 import os
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import traceback
@@ -42,6 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from nastui.collectors import standin
+from tests.waiting import DEADLINE_S
 
 NASTUI = (sys.executable, "-m", "nastui")
 THREAD_GRACE_S = 2.0  # a daemon thread a command started has this long to end after it
@@ -63,20 +67,6 @@ def child_encoding(env: Mapping[str, str]) -> str:
     return forced or "utf-8"
 
 
-class _Kept(io.BytesIO):
-    """A pipe's bytes, still readable after the command closed its stream."""
-
-    kept: bytes | None = None
-
-    def close(self) -> None:
-        if not self.closed:
-            self.kept = self.getvalue()
-        super().close()
-
-    def value(self) -> bytes:
-        return self.kept if self.kept is not None else self.getvalue()
-
-
 @contextlib.contextmanager
 def _environment(env: Mapping[str, str], cwd: str | Path | None) -> Iterator[None]:
     saved_env, saved_cwd = dict(os.environ), Path.cwd()
@@ -95,19 +85,39 @@ def _environment(env: Mapping[str, str], cwd: str | Path | None) -> Iterator[Non
 
 
 @contextlib.contextmanager
-def _streams(encoding: str, stdin: bytes) -> Iterator[tuple[_Kept, _Kept]]:
-    out, err = _Kept(), _Kept()
-    saved = sys.stdin, sys.stdout, sys.stderr
-    sys.stdin = io.TextIOWrapper(io.BytesIO(stdin), encoding=encoding)
-    sys.stdout = io.TextIOWrapper(out, encoding=encoding, errors="strict")
-    sys.stderr = io.TextIOWrapper(err, encoding=encoding, errors="backslashreplace")
-    try:
-        yield out, err
-    finally:
-        for stream in (sys.stdout, sys.stderr):
-            with contextlib.suppress(ValueError):  # closed by the command
-                stream.flush()
-        sys.stdin, sys.stdout, sys.stderr = saved
+def _streams(encoding: str, stdin: bytes) -> Iterator[Callable[[], tuple[bytes, bytes]]]:
+    """stdin, stdout and stderr on files of their own (real descriptors, as a child's pipes
+    are; never terminals); yields what reads what stdout and stderr received."""
+    with (
+        tempfile.TemporaryFile() as given,
+        tempfile.TemporaryFile() as out,
+        tempfile.TemporaryFile() as err,
+    ):
+        given.write(stdin)
+        given.flush()
+        given.seek(0)
+        saved = sys.stdin, sys.stdout, sys.stderr
+        sys.stdin = os.fdopen(os.dup(given.fileno()), encoding=encoding)
+        sys.stdout = os.fdopen(os.dup(out.fileno()), "w", encoding=encoding)
+        sys.stderr = os.fdopen(
+            os.dup(err.fileno()), "w", encoding=encoding, errors="backslashreplace"
+        )
+
+        def received() -> tuple[bytes, bytes]:
+            for stream in (sys.stdout, sys.stderr):
+                with contextlib.suppress(ValueError):  # closed by the command
+                    stream.flush()
+            out.seek(0)
+            err.seek(0)
+            return out.read(), err.read()
+
+        try:
+            yield received
+        finally:
+            for stream in (sys.stdin, sys.stdout, sys.stderr):
+                with contextlib.suppress(ValueError, OSError):
+                    stream.close()
+            sys.stdin, sys.stdout, sys.stderr = saved
 
 
 @contextlib.contextmanager
@@ -186,16 +196,44 @@ def _main(argv: list[str]) -> int:
         return 1
 
 
-def _wait_for_threads(before: set[threading.Thread], argv: Sequence[str]) -> None:
-    """Non-daemon threads are waited for, as at exit; daemon threads get a grace period."""
-    started = [t for t in threading.enumerate() if t not in before]
-    for thread in started:
+@contextlib.contextmanager
+def _threads_started() -> Iterator[list[threading.Thread]]:
+    """The threads the command starts (from this thread, or from one of its own): not those a
+    test's server starts meanwhile."""
+    started: list[threading.Thread] = []
+    real = threading.Thread.start
+    owner = threading.current_thread()
+
+    def start(thread: threading.Thread) -> None:
+        if threading.current_thread() in (owner, *started):
+            started.append(thread)
+        real(thread)
+
+    threading.Thread.start = start  # type: ignore[method-assign,assignment]
+    try:
+        yield started
+    finally:
+        threading.Thread.start = real  # type: ignore[method-assign]
+
+
+def _pool_worker(thread: threading.Thread) -> bool:
+    """A `concurrent.futures` pool's worker: a library's pool for the process (apprise keeps
+    one) outlives the command and is woken at the interpreter's exit, not the command's."""
+    return getattr(thread, "_target", None) is concurrent.futures.thread._worker
+
+
+def _wait_for(started: list[threading.Thread], argv: Sequence[str]) -> None:
+    """The command's threads end as at exit: non-daemon ones are waited for (up to
+    `DEADLINE_S`), daemon ones get `THREAD_GRACE_S`; one still running is an error."""
+    threads = [thread for thread in started if not _pool_worker(thread)]
+    deadline = time.monotonic() + DEADLINE_S
+    for thread in threads:
         if not thread.daemon:
-            thread.join()
+            thread.join(max(0.0, deadline - time.monotonic()))
     deadline = time.monotonic() + THREAD_GRACE_S
-    for thread in started:
+    for thread in threads:
         thread.join(max(0.0, deadline - time.monotonic()))
-    alive = [t.name for t in started if t.is_alive()]
+    alive = [t.name for t in threads if t.is_alive()]
     if alive:
         raise NotInProcess(
             f"`nastui {' '.join(argv)}` left thread(s) {alive} running: a process's exit would "
@@ -217,7 +255,6 @@ def run_nastui(
     environ = dict(os.environ if env is None else env)
     encoding = child_encoding(environ)
     stdin = input.encode(encoding) if isinstance(input, str) else (input or b"")
-    before = set(threading.enumerate())
     stand_in = standin.use(None)
     try:
         with (
@@ -225,15 +262,16 @@ def run_nastui(
             _logging_kept(),
             _signals_kept(),
             _exit_handlers() as at_exit,
-            _streams(encoding, stdin) as (out, err),
+            _threads_started() as threads,
+            _streams(encoding, stdin) as received,
         ):
             code = _main(words)
             for callback in reversed(at_exit):
                 callback()
-            _wait_for_threads(before, words)
+            _wait_for(threads, words)
+            stdout, stderr = received()
     finally:
         standin.use(stand_in)
-    stdout, stderr = out.value(), err.value()
     if not text:
         return subprocess.CompletedProcess([*NASTUI, *words], code, stdout, stderr)
     return subprocess.CompletedProcess(
