@@ -103,7 +103,9 @@ def test_config_init_writes_0644_in_a_0755_directory_under_umask_000(
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))
     monkeypatch.delenv("NASTUI_CONFIG", raising=False)
     monkeypatch.setattr(os, "geteuid", lambda: 1000)
-    assert main(["--demo", "config", "init"]) == 0, capsys.readouterr()
+    box = tmp_path / "box"  # an empty tree: the demo writes only into its own scratch state
+    box.mkdir()
+    assert main(["--root", str(box), "config", "init"]) == 0, capsys.readouterr()
     assert mode(tmp_path / "cfg") == 0o755
     assert mode(tmp_path / "cfg/nastui") == 0o755
     assert mode(tmp_path / "cfg/nastui/config.toml") == 0o644
