@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import TypeVar
 
 import pytest
@@ -41,18 +42,43 @@ def wait_for(
 
 
 def settled(
-    read: Callable[[], T], *, quiet: float = 0.3, timeout: float = DEADLINE_S, step: float = 0.05
+    read: Callable[[], T],
+    *,
+    quiet: float = 0.3,
+    ready: Callable[[], bool] | None = None,
+    timeout: float = DEADLINE_S,
+    step: float = 0.05,
 ) -> T:
-    """`read()` once it has stayed the same for `quiet` seconds (a screen done drawing); the
-    test fails if it never does within `timeout`."""
+    """`read()` once it has stayed the same for `quiet` seconds and `ready()` holds (a screen
+    done drawing, its program asleep); the test fails if that never happens within `timeout`."""
     last = read()
     since = time.monotonic()
     deadline = since + timeout
-    while time.monotonic() - since < quiet:
-        if time.monotonic() > deadline:
-            pytest.fail(f"still changing after {timeout:g} s:\n{last}")
+    while True:
+        now = time.monotonic()
+        if now - since >= quiet and (ready is None or ready()):
+            return last
+        if now > deadline:
+            pytest.fail(f"not settled after {timeout:g} s:\n{last}")
         time.sleep(step)
-        now = read()
-        if now != last:
-            last, since = now, time.monotonic()
-    return last
+        again = read()
+        if again != last:
+            last, since = again, time.monotonic()
+
+
+def tree_asleep(pid: int) -> bool:
+    """Every thread of `pid` and of its descendants is asleep (waiting for input, a timer or a
+    child), none running or waiting for a CPU: the program has done what it was given. A
+    process that is gone runs nothing."""
+    if not Path(f"/proc/{pid}").exists():
+        return True
+    try:
+        tasks = list(Path(f"/proc/{pid}/task").iterdir())
+        for task in tasks:
+            state = (task / "stat").read_text().rpartition(")")[2].split()[0]
+            if state not in ("S", "I"):
+                return False
+        children = [int(c) for t in tasks for c in (t / "children").read_text().split()]
+    except (FileNotFoundError, ProcessLookupError):  # it changed meanwhile: ask again
+        return False
+    return all(tree_asleep(child) for child in children)
