@@ -186,12 +186,13 @@ dist: $(if $(filter $(BIN)/python,$(DIST_PYTHON)),$(STAMP))
 # ---------------------------------------------------------------- tiers (issue 23)
 # `make check`: the answer while working, in under two minutes on two cores. Lint, types and
 # the import contracts run beside the unit and CLI tests (the CLI in process: tests/inproc.py),
-# which run on every core; integration and slow tests are left out (tests/integration is
-# integration throughout: tests/integration/conftest.py). It ends with its time and the load
-# it ran under. `make test` stays the whole suite, and is what CI runs.
+# which run on every core; integration, slow and host tests (those that read this machine on
+# purpose) are left out (tests/integration is integration throughout:
+# tests/integration/conftest.py). It ends with its time and the load it ran under. `make test`
+# stays the whole suite, and is what CI runs.
 UNIT_PARALLEL ?= -n auto --dist worksteal
 CHECK_TESTS   ?= tests/unit tests/cli
-CHECK_MARKERS ?= not integration and not slow
+CHECK_MARKERS ?= not integration and not slow and not host
 CHECK_PYTEST  ?= -q $(UNIT_PARALLEL)
 
 check: $(STAMP)

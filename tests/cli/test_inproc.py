@@ -26,7 +26,7 @@ SAME_ANSWERS = (
     ["bays", "--view", "sideways"],  # argparse's usage error: SystemExit(64)
     ["status", "--bogus"],  # a plugin's usage error: UNKNOWN
     ["--config", "/nonexistent/config.toml", "bays"],
-    ["--ascii", "config", "check", "config.example.toml"],
+    ["--ascii", "--demo", "config", "check", "config.example.toml"],
     ["smart", "explain", str(REPORT)],
 )
 
