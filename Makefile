@@ -21,12 +21,12 @@ APT_PACKAGES := systemd tmux util-linux fdisk btrfs-progs fio openipmi ipmitool 
 SNMPSIM_DIR ?= /opt/nastui-test/snmpsim
 SNMPSIM     := $(SNMPSIM_DIR)/bin/snmpsim-command-responder
 
-.PHONY: demo test lint typecheck unit perf screenshots apt snmpsim venv clean check
+.PHONY: demo test lint typecheck unit perf screenshots apt snmpsim venv clean lab lab-full lab-setup check
 
 demo: $(DEMO_STAMP)
 	$(BIN)/nastui --demo --scenario $(SCENARIO)
 
-test: apt snmpsim $(STAMP) lint typecheck unit matrix
+test: apt snmpsim $(STAMP) lint typecheck unit matrix lab
 
 lint: $(STAMP)
 	$(BIN)/ruff check nastui tests
@@ -58,6 +58,25 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade 'pip>=25.1'
 	$(BIN)/python -m pip install --quiet -e '.[snmp,apprise,prometheus]' --group dev
 	@touch $(STAMP)
+
+# The NAS lab (tests/lab, README "Lab"): nastui against a real kernel with OpenZFS, md,
+# device-mapper, partitions, ATA SMART and hot-swap bays, in a QEMU guest. `lab-setup` installs
+# what it needs as root (contrib/backports sources, QEMU, Debian's kernel, OpenZFS built by
+# DKMS once); `lab` runs the CI scenarios in one boot, `lab-full` all of them and a second
+# guest on OpenZFS 2.1.11. Results (every command, its output, timings) stay in $(LAB_DIR)/runs.
+LAB_DIR          ?= /var/tmp/nastui-lab
+LAB_PYTEST_ARGS  ?=
+LAB_PYTEST        = NASTUI_LAB=1 NASTUI_LAB_DIR=$(LAB_DIR) $(BIN)/pytest -p no:cacheprovider -o timeout=3600 tests/lab $(LAB_PYTEST_ARGS)
+
+lab-setup:
+	@bash tests/lab/provision.sh
+
+lab: lab-setup $(STAMP)
+	$(LAB_PYTEST)
+
+lab-full: $(STAMP)
+	@LAB_ZFS21=1 bash tests/lab/provision.sh
+	NASTUI_LAB_FULL=1 $(LAB_PYTEST)
 
 # Install what is missing, and only as root; otherwise say what is missing and carry on
 # (the tests that need a tool then fail or skip, and say which tool).

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import sys
 import time
 from collections.abc import Mapping, Sequence
@@ -26,6 +27,7 @@ from nastui.session import Session
 
 CONFIG_DIR_MODE = 0o755  # /etc/nastui, ~/.config/nastui: readable, written only by the owner
 CONFIG_MODE = 0o644
+MAX_BINDINGS = 128  # a 102-bay top-loader and its spares
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,32 +64,54 @@ def _drive_lines(snapshot: HostSnapshot) -> list[str]:
         size = units.size(ident.capacity_bytes) if ident.capacity_bytes else "?"
         model = " ".join((ident.model or "unknown model").split())
         lines.append(f"#   {drive.dev:<8} {model}  serial {ident.serial or '?'}  {size}")
-    bindings = suggested_bindings(snapshot, [d for d in drives if d.identity.serial])
-    if bindings:
-        numbers = sorted(slot.bay for slot in snapshot.slots)
-        span = f"bays {numbers[0]} to {numbers[-1]}" if numbers else "its bays"
-        lines += [
-            f"# To bind them to bays, uncomment (this chassis numbers {span}; a drive seen in a",
-            "# bay has its number, a drive not seen in one the next free bay: check the labels):",
-        ]
-        for bay, serial in bindings:
-            lines += ["#[[chassis.bay]]", f"#bay = {bay}", f'#serial = "{serial}"']
+    return lines + _binding_lines(snapshot, drives)
+
+
+def _port_order(drive: Drive) -> tuple[bool, list[int | str], tuple[int, str]]:
+    """Controller port order (natural: scsi-0:0:9 before scsi-0:0:10), drives without a port
+    after those with one."""
+    parts = re.split(r"(\d+)", drive.by_path or "")
+    return drive.by_path is None, [int(p) if p.isdigit() else p for p in parts], _natural(drive.dev)
+
+
+def _binding_lines(snapshot: HostSnapshot, drives: Sequence[Drive]) -> list[str]:
+    """Ready-to-uncomment bay bindings, numbered as the chassis numbers its bays: by the
+    port's by-path name where the drive has one (a replacement plugged into that bay lands in
+    it), else by serial."""
+    bindings = suggested_bindings(snapshot, [d for d in drives if d.by_path or d.identity.serial])
+    if not bindings:
+        return []
+    numbers = sorted(slot.bay for slot in snapshot.slots)
+    span = f"bays {numbers[0]} to {numbers[-1]}" if numbers else "its bays"
+    lines = [
+        f"# To bind them to bays, uncomment (this chassis numbers {span}; a drive seen in a",
+        "# bay has its number, the others the free bays in controller port order: check the",
+        "# labels on the box). A by_path binding is the port: the drive that replaces this one",
+        "# lands in the same bay.",
+    ]
+    for bay, drive in bindings:
+        serial = drive.identity.serial
+        if drive.by_path:
+            now = f"  # now {serial}" if serial else ""
+            match = f'#by_path = "{drive.by_path}"{now}'
+        else:
+            match = f'#serial = "{serial}"'
+        lines += ["#[[chassis.bay]]", f"#bay = {bay}", match]
     return lines
 
 
 def suggested_bindings(
-    snapshot: HostSnapshot, drives: Sequence[Drive], most: int = 4
-) -> list[tuple[int, str]]:
-    """(bay, serial) for up to `most` drives, in bay order and numbered as the chassis numbers
+    snapshot: HostSnapshot, drives: Sequence[Drive], most: int = MAX_BINDINGS
+) -> list[tuple[int, Drive]]:
+    """(bay, drive) for up to `most` drives, in bay order and numbered as the chassis numbers
     its bays: the bay a drive is seen in (SES, a controller table, the demo), else the next bay
-    nobody sits in."""
+    nobody sits in, in controller port order."""
     free = sorted(slot.bay for slot in snapshot.slots if slot.drive is None and not slot.expected)
     seen = sorted(
-        (bay, d.identity.serial or "")
-        for d in drives
-        if (bay := snapshot.bay_of(d.key)) is not None
+        ((bay, d) for d in drives if (bay := snapshot.bay_of(d.key)) is not None),
+        key=lambda pair: pair[0],
     )
-    unseen = [d.identity.serial or "" for d in drives if snapshot.bay_of(d.key) is None]
+    unseen = sorted((d for d in drives if snapshot.bay_of(d.key) is None), key=_port_order)
     return (seen + list(zip(free, unseen, strict=False)))[:most]
 
 

@@ -59,7 +59,9 @@ def load_lzc_scrub() -> LzcScrub | str:
     try:
         from libzfs_core._nvlist import nvlist_in  # type: ignore[import-not-found]
         from libzfs_core.bindings import libzfs_core as bindings  # type: ignore[import-not-found]
-    except ImportError:
+    except ImportError as exc:
+        if exc.name is not None and exc.name.split(".")[0] != "libzfs_core":
+            return f"pyzfs unusable: {exc}"  # a module it needs (cffi, pycparser, ply) is not
         return "pyzfs (python3-pyzfs) is not installed"
     except Exception as exc:  # pyzfs raises OSError-likes when cffi or the library is missing
         return f"pyzfs unusable: {exc}"
@@ -79,6 +81,12 @@ def _declare(ffi: Any, lib: Any, nvlist_in: Callable[[dict[bytes, int]], Any]) -
         function = lib.lzc_scrub
     except AttributeError:
         return "libzfs_core has no lzc_scrub (OpenZFS before 2.2)"
+    # pyzfs's raw `lib` is not initialised (its own API wraps it in a lazy libzfs_core_init):
+    # an lzc_* call before libzfs_core_init() aborts the whole process on an assertion
+    # (`g_fd != -1`, found in the lab). It opens /dev/zfs once per process (reference counted).
+    code = int(lib.libzfs_core_init())
+    if code != 0:
+        return f"libzfs_core_init failed: {os.strerror(code)}"
 
     def call(pool: str, action: ScrubAction) -> int:
         args = nvlist_in({k.encode(): v for k, v in lzc_scrub_args(action).items()})

@@ -87,6 +87,8 @@ class Candidate:
         running: a test is running on it now.
         scanning: its pool scrubs or resilvers now.
         retry_at: a start that did not happen (asleep, refused) is not tried before this time.
+        untestable: why the drive has no self-test at all (a hypervisor's virtual disk),
+            or None. Such a drive never takes one of `max_at_once`'s places.
     """
 
     key: str
@@ -99,6 +101,7 @@ class Candidate:
     running: bool = False
     scanning: bool = False
     retry_at: float | None = None
+    untestable: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +165,8 @@ def _held(c: Candidate, policy: SelftestPolicy, now: float, hour: int | None) ->
     """Why `c` cannot start a test now, whatever is due."""
     if not policy.enabled:
         return "self-tests are off ([selftest] enabled = false)"
+    if c.untestable is not None:
+        return c.untestable
     out = _opted_out(c, policy)
     if out is not None:
         return out

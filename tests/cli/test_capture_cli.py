@@ -227,7 +227,7 @@ def test_the_bundle_holds_no_secret_of_the_configuration(tmp_path: Path) -> None
     (found.config.parent / "smtp.pass").write_text(SECRETS["smtp file"] + "\n")
     (found.config.parent / "apprise.url").write_text(SECRETS["apprise file"] + "\n")
     check = nastui("--root", str(found.root), "config", "check", str(found.config), env=found.env)
-    assert check.returncode == 0, check.stdout + check.stderr
+    assert check.returncode == 0, check.stdout + check.stderr  # valid, and bound to its drives
     bundle = tmp_path / "secret.tar.gz"
     capture(found, bundle)
     everything = all_bytes(bundle)

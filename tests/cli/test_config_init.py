@@ -28,9 +28,13 @@ def test_writes_the_example_with_the_demo_box_and_checks_clean(tmp_path: Path) -
     text = target.read_text()
     assert text.startswith("# Found on nano by `nastui config init`")
     assert "#   sda      HGST HUS724040ALA640  serial PK1334PSLX7LS3  3.6 TiB\n" in text
-    # Numbered like the chassis (the demo's RV-4324 from 0), each drive the bay it is seen in.
-    assert '#[[chassis.bay]]\n#bay = 0\n#serial = "PK2331PB95FOVP"\n' in text
-    assert '#[[chassis.bay]]\n#bay = 3\n#serial = "PK2334PWT1ET00"\n' in text
+    # Numbered like the chassis (the demo's RV-4324 from 0), each drive the bay it is seen in,
+    # bound by its controller port (the demo's SAS phys) where it has one.
+    assert (
+        '#[[chassis.bay]]\n#bay = 0\n#by_path = "pci-0000:01:00.0-sas-phy0-lun-0"'
+        "  # now PK2331PB95FOVP\n"
+    ) in text
+    assert '#bay = 23\n#by_path = "pci-0000:03:00.0-sas-phy7-lun-0"' in text
     assert "#   storage      zfs    ONLINE\n" in text
     assert text.endswith((REPO / "config.example.toml").read_text())
     assert target.stat().st_mode & 0o777 == 0o644
@@ -133,14 +137,14 @@ def test_the_suggested_bindings_uncommented_are_ok_on_the_demo(tmp_path: Path) -
     target = tmp_path / "config.toml"
     assert nastui("--demo", "config", "init", str(target)).returncode == 0
     detected, _, example = target.read_text().partition("\n\n\n")
-    live = re.sub(r"(?m)^#(\[\[chassis\.bay\]\]|bay = |serial = )", r"\1", detected)
+    live = re.sub(r"(?m)^#(\[\[chassis\.bay\]\]|bay = |serial = |by_path = )", r"\1", detected)
     target.write_text(f"{example}\n{live}\n")
     # Each binding names the drive the demo has in that bay: nothing missing, nothing moved.
     config = load_config(target)
-    assert [b.bay for b in config.chassis.bindings] == [0, 1, 2, 3]
+    assert [b.bay for b in config.chassis.bindings] == list(range(24))
     checked = nastui("--demo", "config", "check", str(target))
     assert checked.returncode == 0, checked.stdout + checked.stderr
-    assert "4 bound to drives" in checked.stdout
+    assert "24 bound to drives" in checked.stdout
     status = nastui("--demo", "--config", str(target), "status")
     assert status.returncode == 0, status.stdout
 

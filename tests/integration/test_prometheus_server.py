@@ -132,8 +132,10 @@ def test_prometheus_scrapes_the_daemon_and_the_rules_fire(stack: str, tmp_path: 
     while seen != want and time.monotonic() < deadline:
         seen = {r["metric"]["alertname"] for r in query(stack, firing)} - CLOCKED
     assert seen == want
-    offsite = query(stack, 'ALERTS{alertstate="firing", alertname="NastuiHostUnreachable"}')
+    # `for: 5m` (a host can miss a poll): pending at first, firing five minutes later
+    offsite = eventually(stack, 'ALERTS{alertname="NastuiHostUnreachable"}')
     assert [r["metric"]["host"] for r in offsite] == ["offsite"]
+    assert offsite[0]["metric"]["alertstate"] in ("pending", "firing")
     (drive,) = [
         r["metric"]
         for r in query(stack, firing)
@@ -146,15 +148,11 @@ def test_prometheus_scrapes_the_daemon_and_the_rules_fire(stack: str, tmp_path: 
 def test_every_dashboard_panel_has_data(stack: str) -> None:
     """Each query of the Grafana dashboard, on the demo's scrubbing box and its fleet, answers
     something (the Prometheus a Grafana would ask: label names, joins and selectors are
-    right), except two that have nothing to show there: no bay is missing, and the simulator
-    reports no data-error count (unknown, so absent: never 0)."""
+    right), except one that has nothing to show there: no bay is missing."""
     eventually(stack, 'nastui_pool_scan_progress_ratio{host="nano"}')
     eventually(stack, 'nastui_ups_status{host="ups-rack"}')
     empty = []
     for expr in dashboard_exprs():
         if not query(stack, expr.replace("$host", "nano")):
             empty.append(expr)
-    assert empty == [
-        'nastui_bay_missing{host="$host"} == 1',
-        'nastui_pool_data_errors{host="$host"}',
-    ], empty
+    assert empty == ['nastui_bay_missing{host="$host"} == 1'], empty

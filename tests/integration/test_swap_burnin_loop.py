@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from nastui.core.swapburnin import BADBLOCKS, FIO
+from nastui.core.swapburnin import BADBLOCKS, FIO, burnin_argv
+from nastui.daemon import swapburnin
 from nastui.daemon.swapburnin import burn_in
 from tests.blocklab import attached, image
 from tests.conftest import STRICT, require_tool
@@ -90,18 +91,27 @@ def test_a_drive_held_by_someone_else_is_refused(loop: tuple[str, Path]) -> None
     assert digest(image) == before
 
 
-def test_a_loop_over_the_drive_during_the_burn_in_stops_it(tmp_path: Path) -> None:
+def test_a_loop_over_the_drive_during_the_burn_in_stops_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The burn-in writes for hours: the benchmark's watch looks at the drive's footprint all
     along, and a loop device set up over the drive meanwhile stops the tool at once. The tool
-    is given the held descriptor's path, never the name (which could be swapped)."""
-    with attached(str(image(tmp_path / "t.img", 256))) as device:
+    is given the held descriptor's path, never the name (which could be swapped). fio is
+    slowed to 2 MB/s here, so the run lasts until the watch stops it, however fast the disk."""
+    require_tool("fio", "fio")
+
+    def slow(tool: str, device: str) -> tuple[str, ...]:
+        return (*burnin_argv(tool, device), "--rate=2m")
+
+    monkeypatch.setattr(swapburnin, "burnin_argv", slow)
+    with attached(str(image(tmp_path / "t.img", 64))) as device:
         attack: dict[str, float | str] = {}
 
         def attach_it() -> None:
             deadline = time.monotonic() + 60
-            while time.monotonic() < deadline:  # badblocks' first pattern is 0xaa
+            while time.monotonic() < deadline:  # fio has begun writing
                 with (tmp_path / "t.img").open("rb") as f:
-                    if f.read(4096) == b"\xaa" * 4096:
+                    if f.read(4096) != bytes(4096):
                         break
                 time.sleep(0.02)
             with attached("-o", "1M", device) as upper:
@@ -110,13 +120,13 @@ def test_a_loop_over_the_drive_during_the_burn_in_stops_it(tmp_path: Path) -> No
                     time.sleep(0.05)
 
         threading.Thread(target=attach_it, daemon=True).start()
-        done = asyncio.run(burn_in(device, BADBLOCKS, root=ROOT, timeout=600))
+        done = asyncio.run(burn_in(device, FIO, root=ROOT, timeout=60))
         ended = time.monotonic()
         attack["ended"] = 1.0
         assert done.refused and not done.passed, done.text
-        assert "came into use, badblocks stopped" in done.text, done.text
+        assert "came into use, fio stopped" in done.text, done.text
         assert str(attack["loop"]) in done.text
         assert device in " ".join(done.argv)
         late = ended - float(attack["at"])
-        print(f"badblocks stopped {late:.2f} s after the loop device was set up")
+        print(f"fio stopped {late:.2f} s after the loop device was set up")
         assert late < 10.0

@@ -265,3 +265,44 @@ def test_a_damaged_device_count_does_not_fill_memory() -> None:
     (array,) = parse_mdstat(text)
     pool = md_pool(array, MdSys())
     assert len(pool.root.leaves) <= 1920 + len(array.members)
+
+
+def _lab_sysfs(text: str) -> dict[str, dict[str, str]]:
+    """The lab's `mdX KEY VALUE` / `mdX member DEV STATE` dump as md_tree's files."""
+    files: dict[str, dict[str, str]] = {}
+    for line in text.splitlines():
+        array, key, value = line.split(" ", 2)
+        if key == "member":
+            dev, state = value.split(" ", 1)
+            files.setdefault(array, {})[f"dev-{dev}/state"] = state
+        else:
+            files.setdefault(array, {})[key] = value
+    return files
+
+
+def test_lab_capture_live_progress_beats_the_sysfs_checkpoint(tmp_path: Path) -> None:
+    """Linux 6.1 in the lab (tests/lab/test_md.py): a check 1.3 % in by /proc/mdstat while
+    sysfs's sync_completed still says 0 (a checkpoint moved every sixteenth of the array),
+    a recovery likewise, a reshape whose sysfs figure is the further one."""
+    lab = FIXTURES / "mdstat" / "lab"
+    mdstat = (lab / "states-before.mdstat").read_text()
+    md_tree(tmp_path, mdstat, _lab_sysfs((lab / "states-before.sysfs").read_text()))
+    pools, errors = collect_md(tmp_path)
+    assert errors == ()
+    by_name = {p.name: p for p in pools}
+    percent = {n: p.scan.percent for n, p in by_name.items() if p.scan is not None}
+    assert percent == pytest.approx(
+        {"md10": 100 * 5632 / 405504, "md1": 100 * 5888 / 203776, "md5": 100 * 15360 / 405504}
+    )
+    check = by_name["md10"].scan
+    assert check is not None and (check.kind, check.errors) == (ScanKind.CHECK, 7936)
+    states = {n: p.state for n, p in by_name.items()}
+    assert states == {
+        "md1": PoolState.DEGRADED,
+        "md5": PoolState.ONLINE,
+        "md6": PoolState.DEGRADED,
+        "md10": PoolState.ONLINE,
+        "md11": PoolState.DEGRADED,
+    }
+    notes = [leaf.note for leaf in by_name["md1"].root.leaves]
+    assert notes == [None, "(recovering)"]

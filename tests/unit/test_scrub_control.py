@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import errno
+import importlib.abc
 import sys
 import types
 from pathlib import Path
@@ -155,17 +156,30 @@ def test_md_busy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 class _Lib:
-    def __init__(self, codes: list[int], missing: bool = False) -> None:
+    """pyzfs's raw `lib` as libzfs_core behaves: an lzc_* call before libzfs_core_init()
+    aborts the process (`ASSERT ... g_fd != -1`, seen in the lab); here it raises."""
+
+    def __init__(self, codes: list[int], missing: bool = False, init_code: int = 0) -> None:
         self.codes = codes
         self.calls: list[tuple[Any, ...]] = []
         self.missing = missing
+        self.init_code = init_code
+        self.inited = 0
 
     def __getattr__(self, name: str) -> Any:
+        if name == "libzfs_core_init":
+            return self.init
         if name != "lzc_scrub" or self.missing:
             raise AttributeError(name)
         return self.lzc_scrub_call
 
+    def init(self) -> int:
+        self.inited += self.init_code == 0
+        return self.init_code
+
     def lzc_scrub_call(self, *args: Any) -> int:
+        if not self.inited:
+            raise AssertionError("lzc_ioctl(): g_fd != -1: libzfs_core_init() was not called")
         self.calls.append(args)
         return self.codes.pop(0)
 
@@ -228,6 +242,36 @@ def test_pyzfs_without_lzc_scrub_and_without_pyzfs(monkeypatch: pytest.MonkeyPat
     for name in ("libzfs_core", "libzfs_core._nvlist", "libzfs_core.bindings"):
         monkeypatch.setitem(sys.modules, name, None)
     assert scrub_zfs.load_lzc_scrub() == NO_PYZFS
+
+
+def test_libzfs_core_is_initialised_once_or_zpool_is_used(
+    tools: FakeTools, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lib = _Lib([0, 0])
+    stand_in_pyzfs(monkeypatch, lib)
+    for action in (ScrubAction.START, ScrubAction.PAUSE):
+        assert act(LocalScrubber(run), TANK, action).method == "libzfs_core"
+    assert lib.inited == 1 and len(lib.calls) == 2
+    stand_in_pyzfs(monkeypatch, _Lib([], init_code=errno.EACCES))
+    tools.answer("zpool", "scrub tank")
+    result = act(LocalScrubber(run), TANK, ScrubAction.START)
+    assert (result.ok, result.method) == (True, "zpool scrub")
+    assert "libzfs_core_init failed: Permission denied" in result.message
+
+
+def test_pyzfs_whose_dependency_is_missing_says_which(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Debian's python3-pyzfs seen by another interpreter: pycparser without ply (found in the
+    lab). The message names the missing module instead of calling pyzfs not installed."""
+
+    class Broken(importlib.abc.MetaPathFinder):
+        def find_spec(self, fullname: str, path: object, target: object = None) -> None:
+            if fullname.startswith("libzfs_core"):
+                raise ModuleNotFoundError("No module named 'ply'", name="ply")
+
+    for name in ("libzfs_core", "libzfs_core._nvlist", "libzfs_core.bindings"):
+        monkeypatch.delitem(sys.modules, name, raising=False)
+    monkeypatch.setattr(sys, "meta_path", [Broken(), *sys.meta_path])
+    assert scrub_zfs.load_lzc_scrub() == "pyzfs unusable: No module named 'ply'"
 
 
 @pytest.mark.parametrize(

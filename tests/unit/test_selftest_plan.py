@@ -95,6 +95,17 @@ def test_opted_out_drives_are_never_started() -> None:
     assert "skip_models" in decisions[0].reason and "skip_bays" in decisions[1].reason
 
 
+def test_untestable_drives_never_take_a_place() -> None:
+    """Virtual disks first in line, one place: the real drive is the one started (in the lab
+    four QEMU disks took every place and no SATA drive was ever tested)."""
+    policy = SelftestPolicy(max_at_once=1)
+    virtual = [Candidate(f"v{n}", f"sd{n}", untestable="virtual disk") for n in range(4)]
+    decisions = plan([*virtual, Candidate("real", "sdz")], [], policy, NOW)
+    assert [d.start for d in decisions[:4]] == [None] * 4
+    assert {d.reason for d in decisions[:4]} == {"virtual disk"}
+    assert decisions[4].start is not None
+
+
 def test_a_long_test_counts_as_a_short_one() -> None:
     drive = Candidate("a", "sda", last_short=NOW - 30 * DAY_S, last_long=NOW - DAY_S)
     (decision,) = plan([drive], [], SelftestPolicy(), NOW)
