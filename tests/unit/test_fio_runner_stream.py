@@ -14,6 +14,7 @@ import textwrap
 import time
 from pathlib import Path
 
+from nastui.collectors import runner
 from nastui.collectors.runner import stream
 
 PY = sys.executable
@@ -153,3 +154,22 @@ def test_the_program_dies_with_nastui(tmp_path: Path) -> None:
             break
         time.sleep(0.05)
     assert not alive(child)
+
+
+async def test_a_killed_program_is_reaped_by_asyncio_alone() -> None:
+    """`Popen.send_signal` polls before it signals, and that `waitpid` could reap the child
+    before asyncio's watcher did: the watcher then said exit 255 instead of -9 (1 run in 40).
+    The group is killed with `killpg` only, never through the `Process` object."""
+
+    class Watched:
+        def __init__(self, real: asyncio.subprocess.Process) -> None:
+            self.pid = real.pid
+
+        def kill(self) -> None:
+            raise AssertionError("proc.kill() polls the child: it must not be called")
+
+    proc = await asyncio.create_subprocess_exec(
+        PY, "-c", "import time; time.sleep(30)", start_new_session=True
+    )
+    runner._kill_group(Watched(proc))  # type: ignore[arg-type]
+    assert await asyncio.wait_for(proc.wait(), 10) == -signal.SIGKILL
