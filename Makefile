@@ -21,7 +21,7 @@ APT_PACKAGES := systemd tmux util-linux fdisk btrfs-progs fio openipmi ipmitool 
 SNMPSIM_DIR ?= /opt/nastui-test/snmpsim
 SNMPSIM     := $(SNMPSIM_DIR)/bin/snmpsim-command-responder
 
-.PHONY: demo test lint typecheck unit perf screenshots apt snmpsim venv clean lab lab-full lab-setup
+.PHONY: demo test lint typecheck unit perf screenshots apt snmpsim venv clean lab lab-full lab-setup check
 
 demo: $(DEMO_STAMP)
 	$(BIN)/nastui --demo --scenario $(SCENARIO)
@@ -36,8 +36,12 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# The whole suite in two runs that between them select every test: what needs no real tool on
+# every core (pytest-xdist), then the integration tests one at a time (loop devices, tmux
+# servers and ports are global). Exit 5 is "nothing selected" (PYTEST_ARGS naming one file).
 unit: $(STAMP)
-	$(BIN)/pytest $(PYTEST_ARGS)
+	$(BIN)/pytest $(UNIT_PARALLEL) -m "not integration" $(PYTEST_ARGS) || [ $$? = 5 ]
+	$(BIN)/pytest -m integration $(PYTEST_ARGS) || [ $$? = 5 ]
 
 perf: snmpsim $(STAMP)
 	$(BIN)/python -m tests.perf
@@ -197,3 +201,27 @@ dist: $(if $(filter $(BIN)/python,$(DIST_PYTHON)),$(STAMP))
 	cp contrib/zipapp/__main__.py $(PYZ_BUILD)/__main__.py
 	$(DIST_PYTHON) -m zipapp $(PYZ_BUILD) --output $(DIST_DIR)/nastui.pyz --python '/usr/bin/env python3' --compress
 	@ls -l $(DIST_DIR)
+
+# ---------------------------------------------------------------- tiers (issue 23)
+# `make check`: the answer while working, in under two minutes on two cores. Lint, types and
+# the import contracts run beside the unit and CLI tests (the CLI in process: tests/inproc.py),
+# which run on every core; integration, slow and host tests (those that read this machine on
+# purpose) are left out (tests/integration is integration throughout:
+# tests/integration/conftest.py). It ends with its time and the load it ran under. `make test`
+# stays the whole suite, and is what CI runs.
+UNIT_PARALLEL ?= -n auto --dist worksteal
+CHECK_TESTS   ?= tests/unit tests/cli
+CHECK_MARKERS ?= not integration and not slow and not host
+CHECK_PYTEST  ?= -q $(UNIT_PARALLEL)
+
+check: $(STAMP)
+	@start=$$(date +%s); load=$$(cut -d' ' -f1-3 /proc/loadavg); static=$$(mktemp); \
+	{ $(BIN)/ruff check nastui tests && $(BIN)/ruff format --check nastui tests && \
+	  $(BIN)/lint-imports && $(BIN)/mypy; } >$$static 2>&1 & pid=$$!; \
+	$(BIN)/pytest $(CHECK_PYTEST) -m "$(CHECK_MARKERS)" $(CHECK_TESTS) $(PYTEST_ARGS); tests=$$?; \
+	wait $$pid; lint=$$?; \
+	if [ $$lint = 0 ]; then echo "lint, types, import contracts: clean"; else cat $$static; fi; \
+	rm -f $$static; \
+	verdict=passed; [ $$tests$$lint = 00 ] || verdict=FAILED; \
+	echo "make check: $$verdict in $$(( $$(date +%s) - start )) s (load average $$load at the start, $$(nproc) cores)"; \
+	[ $$verdict = passed ]

@@ -11,6 +11,7 @@ import json
 import re
 import stat
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -77,20 +78,24 @@ class FakeTools:
         return log.read_text().splitlines() if log.exists() else []
 
 
+def real_programs(directory: Path, names: Iterable[str] = ("sh", "cat")) -> Path:
+    """`directory`, holding links to the few real programs fake tools' scripts need and
+    nothing else: after the fakes on PATH, no zpool, btrfs, smartctl or modprobe of this
+    machine can answer instead of a fake, or run where a test did not say it would."""
+    directory.mkdir(parents=True, exist_ok=True)
+    for name in names:
+        found = next(Path(d) / name for d in ("/usr/bin", "/bin") if (Path(d) / name).exists())
+        if not (directory / name).is_symlink():
+            (directory / name).symlink_to(found)
+    return directory
+
+
 def install(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> FakeTools:
     """Fake tools first on PATH and nothing else with those names: a PATH of only the fakes'
-    directory and a directory of links to the few real programs scripts need (sh, cat), so no
-    real zpool or btrfs of this machine can answer instead."""
+    directory and `real_programs` (sh, cat)."""
     tools = FakeTools(tmp_path / "bin")
     tools.bin_dir.mkdir()
-    system = tmp_path / "sysbin"
-    system.mkdir()
-    for name in ("sh", "cat"):
-        for directory in ("/usr/bin", "/bin"):
-            if (Path(directory) / name).exists():
-                (system / name).symlink_to(Path(directory) / name)
-                break
-    monkeypatch.setenv("PATH", f"{tools.bin_dir}:{system}")
+    monkeypatch.setenv("PATH", f"{tools.bin_dir}:{real_programs(tmp_path / 'sysbin')}")
     monkeypatch.setenv("NASTUI_ROOT_TOOLS", "path")  # the fakes answer for a fake --root tree
     return tools
 

@@ -15,11 +15,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
-
+from tests import waiting
 from tests.conftest import REPO
 from tests.fakehwmon import add_chip, read
 from tests.fakesys import SATA_PARENT, FakeDisk, build
+from tests.waiting import DEADLINE_S
 
 ORIGINAL = ("5", "100")  # pwm2_enable (SmartFan IV), pwm2
 
@@ -118,13 +118,11 @@ def running(
         proc.wait(timeout=10)
 
 
-def wait_for(what: Callable[[], bool], timeout: float = 10.0, step: float = 0.01) -> float:
-    """Seconds until `what()` held; fails after `timeout`."""
+def wait_for(what: Callable[[], bool], timeout: float = DEADLINE_S, step: float = 0.01) -> float:
+    """Seconds until `what()` held (`tests.waiting.wait_for`: a generous deadline, the daemon
+    starts in seconds on a loaded machine); fails after `timeout`."""
     start = time.monotonic()
-    while not what():
-        if time.monotonic() - start > timeout:
-            pytest.fail(f"timed out after {timeout} s")
-        time.sleep(step)
+    waiting.wait_for(what, timeout=timeout, step=step)
     return time.monotonic() - start
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tests.conftest import FIXTURES
+from tests.fakepools import real_programs
 from tests.fakesmartctl import fixture_name
 from tests.fakesys import SAS_PARENT, SATA_PARENT, FakeDisk, add_enclosure, build
 
@@ -77,7 +78,7 @@ class SmartBox:
     ) -> dict[str, str]:
         """Configure the fake (drives in standby, a delay, hung drives) in its settings file
         (nastui passes its children no FAKE_* variable); the environment that puts it first
-        on PATH."""
+        on PATH, with no other storage tool of this machine after it."""
         settings = {
             "FAKE_SMARTCTL_DIR": str(self.answers),
             "FAKE_SMARTCTL_LOG": str(self.log),
@@ -89,7 +90,7 @@ class SmartBox:
             settings["FAKE_SMARTCTL_DELAY"] = str(delay)
         self.settings.write_text(json.dumps(settings))
         return {  # the settings too, for tests that look at the logs they name
-            "PATH": f"{self.bin}{os.pathsep}{os.environ.get('PATH', '')}",
+            "PATH": f"{self.bin}{os.pathsep}{real_programs(self.root / 'sysbin')}",
             "NASTUI_ROOT_TOOLS": "path",  # the fake smartctl answers for the fake --root tree
             **settings,
         }

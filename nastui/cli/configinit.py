@@ -168,8 +168,10 @@ def render(session: Session, demo: bool, root: Path | None) -> str | None:
     return "\n".join(detected_block(snapshot, chips, session.clock.now())) + example
 
 
-def write_new(target: Path, text: str, *, make_parent: bool, err: TextIO = sys.stderr) -> int:
-    """Write `text` to a file that must not exist yet; 0, or 73 after one line on `err`."""
+def write_new(target: Path, text: str, *, make_parent: bool, err: TextIO | None = None) -> int:
+    """Write `text` to a file that must not exist yet; 0, or 73 after one line on `err` (the
+    stderr of the moment: `--ascii` redirects it)."""
+    err = sys.stderr if err is None else err
     if make_parent:
         make_dir(target.parent, CONFIG_DIR_MODE)
     elif not target.parent.is_dir():

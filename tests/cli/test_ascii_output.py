@@ -67,7 +67,19 @@ def assert_ascii(result: subprocess.CompletedProcess[bytes], what: str) -> None:
         assert not bad, f"{what} {name}: {bad[:3]}"
 
 
-@pytest.mark.parametrize(("scenario", "command"), COMMANDS, ids=str)
+# fand leaves its reader thread (a daemon thread by design) to the process's exit: a real one
+CASES = [
+    pytest.param(
+        scenario,
+        command,
+        id=f"{scenario}-{command}",
+        marks=[pytest.mark.subprocess] if command.startswith("fand") else [],
+    )
+    for scenario, command in COMMANDS
+]
+
+
+@pytest.mark.parametrize(("scenario", "command"), CASES)
 def test_text_output_is_ascii_on_a_console(scenario: str, command: str, tmp_path: Path) -> None:
     argv = ["--scenario", scenario, *command.format(tmp=tmp_path).split()]
     result = run(argv, tmp_path, "vt100")

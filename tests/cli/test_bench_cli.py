@@ -1,5 +1,6 @@
-"""`nastui bench` as real subprocesses: list, run (the demo's modelled drive, and real fio on a temp
-directory), show, compare, SVG and CSV export, exit codes; and that it never loads Textual."""
+"""`nastui bench` as commands (in process, tests/cli/conftest.py; Ctrl-C in a real one): list,
+run (the demo's modelled drive, and real fio on a temp directory), show, compare, SVG and CSV
+export, exit codes; and that it never loads Textual."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The headless CLI, run as a real subprocess the way an operator or cron runs it."""
+"""The headless CLI, run the way an operator or cron runs it (in process: tests/cli/conftest.py;
+a closed pipe and the import probe in real processes)."""
 
 from __future__ import annotations
 
@@ -235,7 +236,7 @@ def test_wrong_type_in_config_is_one_line_exit_78(tmp_path: Path) -> None:
 
 def test_config_check_accepts_the_example(tmp_path: Path) -> None:
     example = Path(__file__).resolve().parents[2] / "config.example.toml"
-    result = nastui("config", "check", str(example))
+    result = nastui("--demo", "config", "check", str(example))  # against the demo box
     assert result.returncode == 0, result.stderr
     assert "OK" in result.stdout
     assert "Ri-vier RV-4324" in result.stdout

@@ -1,6 +1,6 @@
 """The demo behaves like one box across commands: what one command does (a locate LED, a scrub
 started and paused) the next command sees, and everything is stamped on the wall clock. Each
-test runs the real CLI as subprocesses with its own demo state directory."""
+test runs the CLI, command after command, with its own demo state directory."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`nastui drives`, `nastui smart explain|ack` and `nastui locate`, run as real subprocesses on a
+"""`nastui drives`, `nastui smart explain|ack` and `nastui locate`, run as commands on a
 fake /sys tree with a fake `smartctl` first on PATH that replays real captured reports."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`nastui export --prometheus`, run as a subprocess the way cron or a systemd timer runs it."""
+"""`nastui export --prometheus`, run the way cron or a systemd timer runs it."""
 
 from __future__ import annotations
 

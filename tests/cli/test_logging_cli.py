@@ -5,25 +5,35 @@ from __future__ import annotations
 import io
 import logging
 import re
+from pathlib import Path
+
+import pytest
 
 from nastui.cli.logsetup import LineFormatter, configure, level_for
 from tests.cli.test_export_cli import nastui
+from tests.smartbox import FakeBox, fake_box
 
 RUN_LINE = re.compile(r"debug nastui\.collectors\.runner: \S.*: .+ in \d+\.\d\d s")
 
 
-def test_debug_logs_every_command_run() -> None:
-    done = nastui("status", "--debug")
+@pytest.fixture
+def box(tmp_path: Path) -> FakeBox:
+    """A fake box with a fake smartctl: commands run, none of this machine's."""
+    return fake_box(tmp_path)
+
+
+def test_debug_logs_every_command_run(box: FakeBox) -> None:
+    done = nastui(*box.where, "status", "--debug", env=box.env)
     assert done.returncode in (0, 1, 2, 3), done.stderr
     lines = done.stderr.splitlines()
     assert any(RUN_LINE.fullmatch(line) for line in lines), lines[:5]
     assert done.stdout.startswith("NASTUI ")  # the output itself is unchanged
 
 
-def test_quiet_by_default_and_journald_priorities() -> None:
-    plain = nastui("status")
+def test_quiet_by_default_and_journald_priorities(box: FakeBox) -> None:
+    plain = nastui(*box.where, "status", env=box.env)
     assert "nastui.collectors.runner" not in plain.stderr
-    journal = nastui("status", "--debug", env={"JOURNAL_STREAM": "8:1234"})
+    journal = nastui(*box.where, "status", "--debug", env={**box.env, "JOURNAL_STREAM": "8:1234"})
     runs = [line for line in journal.stderr.splitlines() if "collectors.runner" in line]
     assert runs and all(line.startswith("<7>nastui.collectors.runner: ") for line in runs)
 

@@ -1,4 +1,4 @@
-"""`nastui pools` and `nastui scrub` as real subprocesses: on the simulator, and on a fake tree
+"""`nastui pools` and `nastui scrub` as commands: on the simulator, and on a fake tree
 with fake `zpool`/`btrfs` on PATH (no ZFS here: `zpool` missing is one line, md still shows)."""
 
 from __future__ import annotations

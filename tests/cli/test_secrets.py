@@ -20,6 +20,7 @@ import pytest
 
 from nastui import exits
 from nastui.core.redact import SECRETS, RedactingFilter, mask_credentials
+from tests.fakepools import real_programs
 from tests.integration.test_notify_webhook import Hook, serve
 from tests.rootfuzz import make_tree
 
@@ -63,7 +64,7 @@ def test_smartctl_zpool_and_the_exec_hook_never_see_nastuis_secrets(tmp_path: Pa
         config.read_text() + f'[collectors]\nzfs = true\n[alerts]\nexec = ["{bin_dir}/page-me"]\n'
     )
     env = {
-        "PATH": f"{bin_dir}:/usr/bin:/bin",
+        "PATH": f"{bin_dir}:{real_programs(tmp_path / 'sysbin', ('sh', 'env'))}",
         "PYTHONPATH": os.environ.get("PYTHONPATH", str(Path.cwd())),
         "NASTUI_STATE_DIR": str(tmp_path / "state"),
         "NASTUI_ROOT_TOOLS": "path",  # the fakes on PATH answer for the fake --root tree

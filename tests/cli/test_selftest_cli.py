@@ -1,4 +1,4 @@
-"""`nastui selftest start|status|schedule` and the daemon's self-tests, as real subprocesses on
+"""`nastui selftest start|status|schedule` and the daemon's self-tests, as commands on
 the demo (its state in a demo state directory of the test's own); the simulator's tests
 progressing with simulated time."""
 

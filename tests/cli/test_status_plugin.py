@@ -1,4 +1,4 @@
-"""`nastui status` as a monitoring plugin, run as a real subprocess: acknowledgements count,
+"""`nastui status` as a monitoring plugin runs it: acknowledgements count,
 absent stacks and virtual disks are not UNKNOWN, performance data follows the guidelines."""
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from nastui.history.db import HISTORY_FILE, History
 from nastui.model import HostSnapshot, Pool, PoolKind, PoolState, Vdev
 from tests.cli.test_cli import nastui
 from tests.cli.test_status_plugin import virtual_box
-from tests.fakepools import FIXTURES
+from tests.fakepools import FIXTURES, real_programs
 from tests.zfswords import capture
 
 LOST = (
@@ -33,7 +33,8 @@ def zfs_tools_without_module(bin_dir: Path, release: str = "2.3.2") -> dict[str,
         body = f"import sys\nsys.stderr.write({run.text!r})\nsys.exit({run.returncode})\n"
         script.write_text(f"#!{sys.executable}\n{body}")
         script.chmod(0o755)
-    return {"PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", "NASTUI_ROOT_TOOLS": "path"}
+    path = f"{bin_dir}{os.pathsep}{real_programs(bin_dir.parent / 'sysbin')}"
+    return {"PATH": path, "NASTUI_ROOT_TOOLS": "path"}
 
 
 def status(root: Path, config: Path, env: dict[str, str], *args: str) -> tuple[int, str]:

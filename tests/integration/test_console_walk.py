@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,6 +15,7 @@ from nastui.session import Source, open_session
 from nastui.sim import SCENARIOS
 from tests.integration.test_terminal import Tmux
 from tests.ui.cutcheck import find_cuts, known_values
+from tests.waiting import settled, tree_asleep
 
 pytestmark = pytest.mark.integration
 
@@ -45,17 +45,14 @@ class Console(Tmux):
     def alternate_screen(self) -> bool:
         return self._run("display-message", "-p", "#{alternate_on}").strip() == "1"
 
-    def settled(self, timeout: float = 4.0) -> str:
-        """The screen once two captures 0.25 s apart agree (or after `timeout`)."""
-        deadline = time.monotonic() + timeout
-        screen = self.capture()
-        while time.monotonic() < deadline:
-            time.sleep(0.25)
-            again = self.capture()
-            if again == screen:
-                break
-            screen = again
-        return screen
+    def pane_pid(self) -> int:
+        return int(self._run("display-message", "-p", "#{pane_pid}").strip())
+
+    def settled(self) -> str:
+        """The screen once it stayed the same for 0.3 s with nastui asleep: done with the key
+        (a loaded machine may take seconds to start on it)."""
+        pid = self.pane_pid()
+        return settled(self.capture, quiet=0.3, step=0.1, ready=lambda: tree_asleep(pid))
 
     def key(self, key: str) -> str:
         self._run("send-keys", key)
@@ -71,6 +68,8 @@ def console(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Console]
         tmux.close()
 
 
+# ~110 keys, each waited for: 50 s on a quiet machine, several times that on a loaded one
+@pytest.mark.timeout(900)
 @pytest.mark.parametrize("console", list(SCENARIOS), indirect=True)
 def test_every_screen_on_a_serial_console(console: Console, request: pytest.FixtureRequest) -> None:
     scenario = request.node.callspec.params["console"]

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import socket
 import subprocess
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,6 +21,7 @@ from nastui.model import Fan, HostSnapshot, Sensor
 from nastui.session import Session
 from nastui.sim.clock import FakeClock
 from tests.conftest import REPO, require_tool
+from tests.waiting import wait_for
 
 pytestmark = pytest.mark.integration
 
@@ -107,34 +107,25 @@ def bmc(tmp_path: Path) -> Iterator[Bmc]:
             proc.wait(timeout=5)
 
 
+def _sdr_list(bmc: Bmc) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*bmc.target.base(), "sdr", "list"], capture_output=True, text=True,
+        env={"IPMI_PASSWORD": "secret"}, timeout=20, check=False,
+    )  # fmt: skip
+
+
 def _wait_until_up(bmc: Bmc, proc: subprocess.Popen[bytes]) -> None:
-    argv = [*bmc.target.base(), "sdr", "list"]
-    deadline = time.monotonic() + 20
-    while time.monotonic() < deadline:
+    def up() -> bool:
         assert proc.poll() is None, "ipmi_sim exited at start"
-        result = subprocess.run(
-            argv, capture_output=True, text=True, env={"IPMI_PASSWORD": "secret"}, timeout=20,
-            check=False,
-        )  # fmt: skip
-        if result.returncode == 0 and "Bay Temp" in result.stdout:
-            return
-        time.sleep(0.3)
-    pytest.fail("ipmi_sim did not answer over lanplus within 20 s")
+        result = _sdr_list(bmc)
+        return result.returncode == 0 and "Bay Temp" in result.stdout
+
+    wait_for(up, step=0.3, what="ipmi_sim answering over lanplus")
 
 
-def wait_for_reading(bmc: Bmc, what: str, timeout: float = 10.0) -> None:
+def wait_for_reading(bmc: Bmc, what: str) -> None:
     """Until `ipmitool sdr list` shows `what` (ipmi_sim polls the file once a second)."""
-    argv = [*bmc.target.base(), "sdr", "list"]
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        out = subprocess.run(
-            argv, capture_output=True, text=True, env={"IPMI_PASSWORD": "secret"}, timeout=20,
-            check=False,
-        ).stdout  # fmt: skip
-        if what in out:
-            return
-        time.sleep(0.2)
-    pytest.fail(f"the BMC never showed {what!r}")
+    wait_for(lambda: what in _sdr_list(bmc).stdout, step=0.2, what=f"the BMC showing {what!r}")
 
 
 class FansOnly:

@@ -10,7 +10,6 @@ import asyncio
 import os
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -27,6 +26,7 @@ from nastui.model import FleetHost, Health, UpsStatus
 from nastui.session import Source, open_session
 from nastui.sim.clock import FakeClock
 from tests.nutlab import UPS, NutLab, start_upsd, unused_tcp_port
+from tests.waiting import wait_for
 
 pytestmark = pytest.mark.integration
 
@@ -52,14 +52,16 @@ def lab(tmp_path: Path) -> Iterator[NutLab]:
 
 def poll_until(fleet: NutFleet, ok: Callable[[FleetHost], bool]) -> FleetHost:
     """Poll until the UPS's state satisfies `ok` (the driver picks a change up within its
-    poll interval); fail naming the last state after 20 s."""
-    deadline = time.monotonic() + 20
-    while True:
-        (host,) = asyncio.run(fleet.poll())
-        if ok(host) or time.monotonic() > deadline:
-            assert ok(host), host
-            return host
-        time.sleep(0.2)
+    poll interval); fail naming the last state."""
+    last: list[FleetHost] = []
+
+    def polled() -> FleetHost | None:
+        last[:] = [*asyncio.run(fleet.poll())]
+        return last[0] if ok(last[0]) else None
+
+    host = wait_for(polled, step=0.2, what="the UPS's state", shown=lambda: last)
+    assert host is not None  # wait_for returns what held
+    return host
 
 
 def status_is(status: UpsStatus) -> Callable[[FleetHost], bool]:

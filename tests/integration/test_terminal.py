@@ -4,6 +4,7 @@ the program writes is checked."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pty
 import select
@@ -20,6 +21,7 @@ from fcntl import ioctl
 import pytest
 
 from tests.conftest import REPO, require_tool
+from tests.waiting import DEADLINE_S, wait_for
 
 pytestmark = pytest.mark.integration
 
@@ -62,19 +64,23 @@ class Tmux:
         return self._run("capture-pane", "-p")
 
     def keys(self, *keys: str) -> None:
+        """Typed one at a time (Escape and p sent together would read as Alt+p)."""
         for key in keys:
             self._run("send-keys", key)
             time.sleep(0.15)
 
-    def wait_for(self, needle: str, timeout: float = 30.0) -> str:
-        deadline = time.monotonic() + timeout
-        screen = ""
-        while time.monotonic() < deadline:
-            screen = self.capture()
-            if needle in screen:
-                return screen
-            time.sleep(0.2)
-        pytest.fail(f"{needle!r} never appeared on screen:\n{screen}")
+    def wait_for(self, needle: str, timeout: float = DEADLINE_S) -> str:
+        """The screen once `needle` is on it."""
+        screen = [""]
+
+        def shows() -> bool:
+            screen[0] = self.capture()
+            return needle in screen[0]
+
+        wait_for(
+            shows, timeout=timeout, step=0.2, what=f"{needle!r} on screen", shown=lambda: screen[0]
+        )
+        return screen[0]
 
     def close(self) -> None:
         self._run("kill-server")
@@ -128,51 +134,65 @@ def test_serial_console_session(console: Tmux) -> None:
     assert screen.isascii()
 
     console.keys("q")
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and "Bay marks" in console.capture():
-        time.sleep(0.2)
-    assert "Bay marks" not in console.capture()
+    wait_for(lambda: "Bay marks" not in console.capture(), what="the help closed by q")
 
 
-def _pty_run(
-    argv: list[str], env: dict[str, str], seconds: float, until: bytes | None = None
-) -> bytes:
-    """Run `argv` in an 80x24 pty, send q, return everything it wrote: q after `seconds`, or,
-    with `until`, once those bytes were written and `seconds` more passed (60 s at most: a
-    loaded machine or a slower Python may take longer than `seconds` to draw anything)."""
-    pid, fd = pty.fork()
-    if pid == 0:  # pragma: no cover - the child
-        os.execve(argv[0], argv, env)
-    ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
-    output = bytearray()
-    deadline = time.monotonic() + (seconds if until is None else 60.0)
-    sent_quit = False
-    while True:
-        now = time.monotonic()
-        if until is not None and until in output and not sent_quit:
-            deadline, until = min(deadline, now + seconds), None
-        if now > deadline and not sent_quit:
-            os.write(fd, b"q")
-            sent_quit = True
-            deadline = now + 5
-        elif now > deadline:
-            os.kill(pid, signal.SIGKILL)
-            break
-        ready, _, _ = select.select([fd], [], [], 0.1)
-        if ready:
+class Pty:
+    """`argv` in an 80x24 pseudo-terminal of its own, and every byte it has written so far."""
+
+    def __init__(self, argv: list[str], env: dict[str, str]) -> None:
+        self.pid, self.fd = pty.fork()
+        if self.pid == 0:  # pragma: no cover - the child
+            os.execve(argv[0], argv, env)
+        ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+        self.output = bytearray()
+        self.last_byte = time.monotonic()
+        self.open = True
+
+    def pump(self) -> None:
+        """Take what it wrote in the next 0.1 s."""
+        if self.open and select.select([self.fd], [], [], 0.1)[0]:
             try:
-                chunk = os.read(fd, 65536)
-            except OSError:
-                break
-            if not chunk:
-                break
-            output += chunk
-    os.waitpid(pid, 0)
-    return bytes(output)
+                chunk = os.read(self.fd, 65536)
+            except OSError:  # EIO: the child is gone and the pty closed
+                chunk = b""
+            self.open = bool(chunk)
+            self.output += chunk
+            self.last_byte = time.monotonic() if chunk else self.last_byte
+
+    def drawn(self, needle: bytes, quiet: float = 0.5) -> bool:
+        """`needle` was written and nothing since for `quiet` s: the frame is complete."""
+        self.pump()
+        return needle in self.output and time.monotonic() - self.last_byte >= quiet
+
+    def ended(self) -> bool:
+        self.pump()
+        return not self.open
+
+    def close(self) -> None:
+        if not self.open:
+            os.waitpid(self.pid, 0)
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.pid, signal.SIGKILL)
+        os.waitpid(self.pid, 0)
 
 
-@pytest.mark.parametrize("term", ["vt100", "vt220", "linux"])
-def test_every_byte_written_is_ascii_on_a_console(term: str) -> None:
+def _pty_run(argv: list[str], env: dict[str, str], until: bytes) -> bytes:
+    """Everything `argv` writes in an 80x24 pty: once it has drawn `until` (and its frame is
+    complete) it is sent q, and read until it exits."""
+    term = Pty(argv, env)
+    try:
+        wait_for(lambda: term.drawn(until), what=f"{until!r} drawn", shown=lambda: term.output)
+        os.write(term.fd, b"q")
+        wait_for(term.ended, what="the exit after q", shown=lambda: term.output[-500:])
+    finally:
+        term.close()
+    return bytes(term.output)
+
+
+def pty_env(term: str) -> dict[str, str]:
+    """A clean environment for the pty: no configuration, the tree under test first."""
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "HOME": os.environ.get("HOME", "/root"),
@@ -180,26 +200,22 @@ def test_every_byte_written_is_ascii_on_a_console(term: str) -> None:
         "LANG": "C.UTF-8",
         "NASTUI_CONFIG": "/nonexistent",
     }
-    output = _pty_run(
-        [sys.executable, "-m", "nastui", "--scenario", "hot-bay"], env, 1.0, until=b"fan-wall-2"
-    )
+    return {**env, "PYTHONPATH": os.environ["PYTHONPATH"]} if "PYTHONPATH" in os.environ else env
+
+
+@pytest.mark.parametrize("term", ["vt100", "vt220", "linux"])
+def test_every_byte_written_is_ascii_on_a_console(term: str) -> None:
+    argv = [sys.executable, "-m", "nastui", "--scenario", "hot-bay"]
+    output = _pty_run(argv, pty_env(term), until=b"fan-wall-2")
     assert b"fan-wall-2" in output
     bad = sorted({b for b in output if b >= 0x80})
     assert not bad, f"non-ASCII bytes {bad[:10]} in {len(output)} bytes written"
 
 
 def test_ascii_flag_forces_ascii_in_a_utf8_terminal() -> None:
-    env = {
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "HOME": os.environ.get("HOME", "/root"),
-        "TERM": "xterm-256color",
-        "LANG": "C.UTF-8",
-        "NASTUI_CONFIG": "/nonexistent",
-    }
-    unicode = _pty_run([sys.executable, "-m", "nastui", "--demo"], env, 1.0, until=b"storage")
+    env = pty_env("xterm-256color")
+    unicode = _pty_run([sys.executable, "-m", "nastui", "--demo"], env, until=b"storage")
     assert any(b >= 0x80 for b in unicode)  # box drawing and degree signs by default
-    forced = _pty_run(
-        [sys.executable, "-m", "nastui", "--demo", "--ascii"], env, 1.0, until=b"storage"
-    )
+    forced = _pty_run([sys.executable, "-m", "nastui", "--demo", "--ascii"], env, until=b"storage")
     assert b"storage" in forced
     assert all(b < 0x80 for b in forced)

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -26,6 +24,7 @@ from nastui.config.validate_chassis import MAX_FACE_BAYS
 from nastui.config.validate_fans import MAX_STALE_PERIODS, MAX_TRUST_AFTER
 from nastui.config.validate_settings import POLL_MAX, POLL_MIN
 from tests.conftest import REPO
+from tests.inproc import run_nastui
 
 HUGE = st.one_of(
     st.integers(min_value=-(10**30), max_value=10**30),
@@ -172,14 +171,6 @@ def test_the_command_line_says_one_line_and_exits_78(tmp_path: Path, text: str) 
     path = tmp_path / "config.toml"
     path.write_text(text)
     env = {k: v for k, v in os.environ.items() if k != "NASTUI_CONFIG"}
-    result = subprocess.run(
-        [sys.executable, "-m", "nastui", "config", "check", "--config", str(path)],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        env=env,
-        timeout=60,
-        check=False,
-    )
+    result = run_nastui(["config", "check", "--config", str(path)], cwd=REPO, env=env)
     assert result.returncode == exits.EX_CONFIG, result.stderr
     assert result.stderr.count("\n") == 1 and result.stderr.startswith("nastui: config.toml")

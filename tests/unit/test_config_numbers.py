@@ -169,7 +169,7 @@ def test_config_check_and_status_never_an_internal_error(
 ) -> None:
     config = tmp_path / "config.toml"
     config.write_text(document(key, value))
-    checked = main(["config", "check", str(config)])
+    checked = main(["--demo", "config", "check", str(config)])
     status = main(["--demo", "--config", str(config), "status"])
     err = capsys.readouterr().err
     assert checked in (exits.OK, exits.EX_CONFIG), err

@@ -6,6 +6,8 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+import pytest
+
 from nastui.collectors import hwmon_fans
 from nastui.collectors.fans import FanCollector, FanReport
 from nastui.collectors.local import LocalBackend
@@ -13,6 +15,7 @@ from nastui.config import Config, FanConfig, FanDriver
 from nastui.core.clock import Clock
 from nastui.model import CollectorError, Fan, HostSnapshot, Sensor
 from tests.fakehwmon import NCT_DEVICE, add_chip, add_coretemp, corpus_tree
+from tests.fakepools import install
 from tests.fakesys import SATA_PARENT, FakeDisk, build
 
 FRONT = FanConfig(
@@ -153,8 +156,12 @@ class Clock0:
         return 1_000.0
 
 
-async def test_the_local_backend_reports_fans_and_cpu(tmp_path: Path) -> None:
+async def test_the_local_backend_reports_fans_and_cpu(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """`LocalBackend` adds its `FanCollector`'s fans and sensors to every snapshot."""
+    (tmp_path / "tools").mkdir()
+    install(tmp_path / "tools", monkeypatch)  # no smartctl or zpool of this machine
     build(tmp_path, [FakeDisk("sda", SATA_PARENT.format(n=0), temp_millic=38000)])
     add_chip(tmp_path, fans={2: 1100}, pwms={2: (153, 1)})
     add_coretemp(tmp_path, 47.0)
