@@ -43,7 +43,7 @@ from nastui.sim.clock import SIM_EPOCH, FakeClock, FollowingClock
 from nastui.sim.history import demo_history
 from nastui.sim.locate import SimLocator
 from nastui.sim.scenarios import get_scenario
-from nastui.sim.swapsim import load_hands
+from nastui.sim.swap import load_hands
 
 HISTORY_SEED_S = 86400.0
 T = TypeVar("T")

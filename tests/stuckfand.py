@@ -10,14 +10,14 @@ import sys
 import threading
 from pathlib import Path
 
-from nastui.daemon import fanloop
-from nastui.daemon.fanreads import Stall
 from nastui.entry import main
+from nastui.fans.flow import loop
+from nastui.fans.flow.reads import Stall
 from nastui.model import HostSnapshot
 
 
 def _sticking(stick: Path) -> None:
-    step = fanloop.FanDaemon.step
+    step = loop.FanDaemon.step
 
     def stick_if_asked() -> None:
         """Block the event loop's thread for good (on purpose): nothing else runs on it."""
@@ -26,12 +26,12 @@ def _sticking(stick: Path) -> None:
             threading.Event().wait()
 
     async def stuck_step(
-        self: fanloop.FanDaemon, stop: asyncio.Event | None = None
+        self: loop.FanDaemon, stop: asyncio.Event | None = None
     ) -> HostSnapshot | Stall:
         stick_if_asked()
         return await step(self, stop)
 
-    fanloop.FanDaemon.step = stuck_step  # type: ignore[method-assign]
+    loop.FanDaemon.step = stuck_step  # type: ignore[method-assign]
 
 
 if __name__ == "__main__":

@@ -20,11 +20,11 @@ from nastui.cli.command import glyphs_of, poll_once, write_json
 from nastui.core.baystate import bay_state
 from nastui.core.glyphs import Glyphs
 from nastui.core.summary import temp_label
-from nastui.core.swapcodec import records_for
-from nastui.daemon.swapstatus import swap_records
-from nastui.daemon.swapview import record_data
 from nastui.model import BaySlot, Drive, Health, HostSnapshot, Reason, Thresholds
 from nastui.session import Session
+from nastui.swap.flow.status import swap_records
+from nastui.swap.logic.codec import records_for
+from nastui.swap.view import record_data
 
 COLUMNS = ("BAY", "DEV", "MODEL", "SERIAL", "POWER", "TEMP", "HEALTH")
 

@@ -1,4 +1,4 @@
-"""`nastui fand`: the fan control daemon (see `nastui.daemon.fand`; no Textual here either)."""
+"""`nastui fand`: the fan control daemon (see `nastui.fans.flow.fand`; no Textual here either)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import os
 import sys
 from typing import TextIO
 
-from nastui.daemon.fand import FandOptions, run_fand
+from nastui.fans.flow.fand import FandOptions, run_fand
 from nastui.session import Source
 
 

@@ -21,19 +21,19 @@ from typing import TextIO
 from nastui import exits
 from nastui.cli.cmd_smart import find_drive
 from nastui.cli.command import poll_once, write_json
-from nastui.control.selftest import load_book, save_book
 from nastui.control.statefile import StateError
-from nastui.core.selftest_plan import SelftestKind
-from nastui.core.selftest_text import StartOutcome
-from nastui.core.selftest_view import (
+from nastui.model import HostSnapshot
+from nastui.selftest.flow.cycle import follow, schedule, start, tester_for
+from nastui.selftest.io.tester import load_book, save_book
+from nastui.selftest.logic.plan import SelftestKind
+from nastui.selftest.logic.text import StartOutcome
+from nastui.selftest.logic.view import (
     decision_json,
     decision_line,
     page_json,
     page_lines,
     running_line,
 )
-from nastui.daemon.selftests import follow, schedule, start, tester_for
-from nastui.model import HostSnapshot
 from nastui.session import Session
 
 

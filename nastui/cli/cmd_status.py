@@ -21,10 +21,10 @@ from nastui.cli.statusview import FullIn, render_status, status_data
 from nastui.core import perfdata
 from nastui.core.assess import overall
 from nastui.core.capacity import WINDOW_S, metric, time_to_full
-from nastui.daemon.swapstatus import swap_view
 from nastui.history.db import HistoryError
 from nastui.model import HostSnapshot
 from nastui.session import Session, Source, history_for, open_or_explain
+from nastui.swap.flow.status import swap_view
 
 
 def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentParser) -> None:

@@ -30,11 +30,12 @@ from typing import TextIO
 
 from nastui import exits
 from nastui.cli.command import poll_once, write_json
-from nastui.control.swapstore import BadStateFile, StateError
-from nastui.core.swapburnin import BADBLOCKS, FIO
-from nastui.daemon import swapflow, swapsteps
-from nastui.daemon.swapview import log_text, plan_data, plan_text, swap_data, swap_text
-from nastui.sim.swapsim import VARIANTS, Hand
+from nastui.sim.swap import VARIANTS, Hand
+from nastui.swap.flow import box as swapflow
+from nastui.swap.flow import steps
+from nastui.swap.io.store import BadStateFile, StateError
+from nastui.swap.logic.burnin import BADBLOCKS, FIO
+from nastui.swap.view import log_text, plan_data, plan_text, swap_data, swap_text
 
 
 def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentParser) -> None:
@@ -102,7 +103,7 @@ async def _plan(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int
     return exits.CRITICAL if plan.refusal else exits.OK
 
 
-def _report(outcome: swapsteps.Outcome, out: TextIO) -> int:
+def _report(outcome: steps.Outcome, out: TextIO) -> int:
     """Print what an action ran and what went wrong; the exit code for it."""
     for line in outcome.ran:
         out.write(line + "\n")
@@ -111,19 +112,19 @@ def _report(outcome: swapsteps.Outcome, out: TextIO) -> int:
     if outcome.error is None:
         return exits.OK
     print(f"nastui: {outcome.error}", file=sys.stderr)
-    return _CODES[outcome.trouble or swapsteps.Trouble.USAGE]
+    return _CODES[outcome.trouble or steps.Trouble.USAGE]
 
 
 _CODES = {
-    swapsteps.Trouble.USAGE: exits.EX_USAGE,
-    swapsteps.Trouble.REFUSED: exits.CRITICAL,
-    swapsteps.Trouble.FAILED: exits.EX_UNAVAILABLE,
+    steps.Trouble.USAGE: exits.EX_USAGE,
+    steps.Trouble.REFUSED: exits.CRITICAL,
+    steps.Trouble.FAILED: exits.EX_UNAVAILABLE,
 }
 
 
 async def _start(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
     way = True if args.in_place else False if args.pull_first else None
-    outcome = await swapsteps.start(box, args.target, way)
+    outcome = await steps.start(box, args.target, way)
     code = _report(outcome, out)
     if code == exits.OK and outcome.swap is not None:
         out.write(swap_text(outcome.swap))
@@ -131,7 +132,7 @@ async def _start(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> in
 
 
 async def _status(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
-    swap = await swapsteps.refresh(box)
+    swap = await steps.refresh(box)
     if getattr(args, "json", False):
         write_json(swap_data(swap), out)
     elif swap is None:
@@ -142,7 +143,7 @@ async def _status(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> i
 
 
 async def _replace(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
-    outcome = await swapsteps.replace(box, args.confirm)
+    outcome = await steps.replace(box, args.confirm)
     code = _report(outcome, out)
     if code == exits.OK:
         out.write("replace started: `nastui swap` follows the rebuild\n")
@@ -154,7 +155,7 @@ async def _burnin(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> i
     if args.hours <= 0:
         print("nastui: --hours must be more than 0", file=sys.stderr)
         return exits.EX_USAGE
-    outcome = await swapsteps.burnin(box, args.confirm, tool, args.hours * 3600.0)
+    outcome = await steps.burnin(box, args.confirm, tool, args.hours * 3600.0)
     code = _report(outcome, out)
     if code == exits.OK:
         out.write("burn-in passed: `nastui swap replace --confirm SERIAL` when ready\n")
@@ -162,7 +163,7 @@ async def _burnin(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> i
 
 
 async def _abort(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
-    return _report(await swapsteps.abort(box), out)
+    return _report(await steps.abort(box), out)
 
 
 async def _log(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:

@@ -10,8 +10,8 @@ from enum import StrEnum
 from pathlib import Path
 
 from nastui.config.presets import PRESETS
-from nastui.core.selftest_plan import SelftestPolicy
 from nastui.model import BayBinding, ChassisLayout, CollectorsConfig, FanZone, Thresholds
+from nastui.selftest.logic.plan import SelftestPolicy
 
 
 @dataclass(frozen=True, slots=True)

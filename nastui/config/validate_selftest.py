@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 from nastui.config.validate_base import Section
-from nastui.core.selftest_plan import SelftestPolicy
+from nastui.selftest.logic.plan import SelftestPolicy
 
 SELFTEST_KEYS = ("enabled", "short", "long", "max_at_once", "skip_models", "skip_bays", "hours")
 _HOURS = re.compile(r"\s*(\d{1,2})\s*-\s*(\d{1,2})\s*")

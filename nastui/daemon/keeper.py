@@ -39,8 +39,8 @@ from nastui.core.alerting import AlertBook, book_from_record, book_record
 from nastui.core.codec import dumps
 from nastui.core.events import same_for_events
 from nastui.daemon.bookfile import BOOK_FILE, SPARE_FILE, BookFile
-from nastui.daemon.fanlog import Log
 from nastui.daemon.outbox import Outbox, outbox_from
+from nastui.daemonlog import Log
 from nastui.history.db import DAMAGED, FULL, IN_MEMORY, History, HistoryError
 from nastui.history.salvage import start_over
 from nastui.model import Acknowledgement, Alert, Health, HostSnapshot, Notice, Subject

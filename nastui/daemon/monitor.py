@@ -1,7 +1,7 @@
 """One cycle of `nastui daemon`: collect, assess, decide what to tell, tell it, remember.
 
     poll the local host (and the fleet when due) -> alerts (a drive swap's wrong pull or second
-    failure among them: `nastui.core.swapalerts`; a notifier that does not deliver) with
+    failure among them: `nastui.swap.logic.alerts`; a notifier that does not deliver) with
     acknowledgements applied -> the alert engine (new / worse / repeat / recovered) and one-off
     events -> one batch per host, owed to every notifier (`nastui.daemon.outbox`) -> the book
     and the outbox committed (fsync) -> each host's last snapshot kept -> what is due sent
@@ -37,12 +37,10 @@ from nastui.core.codec import dumps, loads
 from nastui.core.events import events
 from nastui.core.prometheus import families, format_families
 from nastui.daemon.delivery import Delivery
-from nastui.daemon.fanlog import Log
 from nastui.daemon.keeper import Keeper
 from nastui.daemon.metrics_http import MetricsServer
 from nastui.daemon.postman import Postman
-from nastui.daemon.selftestduty import SelftestDuty
-from nastui.daemon.swapstatus import alerts_with_swap
+from nastui.daemonlog import Log
 from nastui.history.db import History
 from nastui.model import (
     Acknowledgement,
@@ -55,7 +53,9 @@ from nastui.model import (
     Subject,
 )
 from nastui.notify.base import Notifier
+from nastui.selftest.flow.duty import SelftestDuty
 from nastui.session import Session
+from nastui.swap.flow.status import alerts_with_swap
 
 PRUNE_EVERY_S = 86400.0
 CYCLE_KEY = "daemon:cycle"
@@ -201,8 +201,9 @@ class Monitor:
         return deliveries
 
     def _with_swap(self, snapshot: HostSnapshot, alerts: list[Alert]) -> list[Alert]:
-        """`alerts` with a swap's wrong pull or second failure (`swapstatus.alerts_with_swap`);
-        a swap file that cannot be read is logged once, while it lasts."""
+        """`alerts` with a swap's wrong pull or second failure
+        (`nastui.swap.flow.status.alerts_with_swap`); a swap file that cannot be read is logged
+        once, while it lasts."""
         out, error = alerts_with_swap(self.session, snapshot, alerts)
         if error is not None and error != self._swap_error:
             self.log.error(error)

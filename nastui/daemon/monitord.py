@@ -30,10 +30,10 @@ from nastui import exits
 from nastui.collectors.latest import LATEST_FILE
 from nastui.config import Config
 from nastui.control.statefile import StateError
-from nastui.daemon.fanlog import Log
 from nastui.daemon.keeper import Keeper
 from nastui.daemon.metrics_http import ListenAddress, MetricsServer, MetricsUnavailable
 from nastui.daemon.monitor import Monitor
+from nastui.daemonlog import Log
 from nastui.history.db import HISTORY_FILE
 from nastui.notify import notifiers_from
 from nastui.session import Source, open_or_explain

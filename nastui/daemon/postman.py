@@ -23,8 +23,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from nastui.daemon.delivery import DEADLINE_S, Delivery, send_within
-from nastui.daemon.fanlog import Log
 from nastui.daemon.outbox import Batch, Outbox
+from nastui.daemonlog import Log
 from nastui.model import Alert, Health, Subject
 from nastui.notify.base import Notifier
 

@@ -41,7 +41,7 @@ from nastui.sim.engine import Engine, SimState
 from nastui.sim.grid import rng_for
 from nastui.sim.pools import ScrubOverride, build_pools, scrub_action
 from nastui.sim.scenarios import DEFAULT_SCENARIO, Scenario, get_scenario
-from nastui.sim.swapsim import Hands, apply_hands, load_hands
+from nastui.sim.swap import Hands, apply_hands, load_hands
 from nastui.sim.thermal import fan_reading, sensor_reading
 
 
@@ -81,7 +81,7 @@ class SimBackend:
         self._leds = {bay.number: LedState.OFF for bay in self._chassis.bays}
         self._scrubs: dict[str, ScrubOverride] = {}
         self.hands = Hands()
-        """What the operator did to the box (`nastui.sim.swapsim`): pulls, inserts, swaps."""
+        """What the operator did to the box (`nastui.sim.swap`): pulls, inserts, swaps."""
         self.hands_dir: Path | None = None
         """Where the demo keeps them: read again at every snapshot when set, so a
         `nastui --demo swap sim ...` in another terminal shows in a running interface."""

@@ -25,10 +25,10 @@ from textual.worker import Worker, WorkerState
 
 from nastui.core.fleetview import fleet_alert_list, with_alerts
 from nastui.core.glyphs import Glyphs, glyphs_for
-from nastui.daemon.swapstatus import swap_view
 from nastui.history.db import History
 from nastui.model import FleetHost, HostSnapshot, LedState, Thresholds
 from nastui.session import Session, attach_history
+from nastui.swap.flow.status import swap_view
 from nastui.ui.asciiwire import ascii_driver
 from nastui.ui.quietinput import QuietLinuxDriver
 from nastui.ui.redraw import install_changed_cells_only

@@ -17,7 +17,7 @@ from textual.pilot import Pilot
 
 from nastui.session import Session, Source, open_session
 from nastui.sim import SimBackend
-from nastui.sim.swapsim import Hand
+from nastui.sim.swap import Hand
 from nastui.ui.app import NastuiApp, make_app
 
 

@@ -11,11 +11,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from nastui.core.selftest_book import Run
-from nastui.core.selftest_plan import SelftestKind
-from nastui.core.selftest_text import StartOutcome
 from nastui.model import Drive, DriveIdentity, PowerState, SelfTest
-from nastui.sim.selftestsim import SHORT_S, SimTester
+from nastui.selftest.logic.book import Run
+from nastui.selftest.logic.plan import SelftestKind
+from nastui.selftest.logic.text import StartOutcome
+from nastui.sim.selftest import SHORT_S, SimTester
 
 
 def nastui(state: Path, *argv: str) -> subprocess.CompletedProcess[str]:

@@ -13,7 +13,7 @@ import pytest
 from nastui import exits
 from nastui.cli.args import parse_args
 from nastui.cli.main import run_headless
-from nastui.sim.swapsim import new_serial
+from nastui.sim.swap import new_serial
 
 
 @pytest.fixture(autouse=True)

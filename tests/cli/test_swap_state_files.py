@@ -23,7 +23,7 @@ import pytest
 from nastui import exits
 from nastui.cli.args import parse_args
 from nastui.cli.main import run_headless
-from nastui.control.swapstore import SwapBusy, SwapStore
+from nastui.swap.io.store import SwapBusy, SwapStore
 from tests.cli.test_swap_root import MDSTAT, by_id, disk
 from tests.fakepools import FakeTools, install, md_tree
 from tests.fakesys import build

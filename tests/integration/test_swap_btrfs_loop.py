@@ -25,13 +25,13 @@ import pytest
 
 from nastui.collectors.pools import PoolCollector
 from nastui.collectors.runner import run
-from nastui.collectors.swapprobe import in_use, sectors
-from nastui.control.swapargv import argv_for, run_ops
-from nastui.core.swapcheck import check_new_drive
-from nastui.core.swapnames import Stage, stable_disk
-from nastui.core.swapplan import make_plan
-from nastui.core.swapstate import DriveRef, Swap, SwapPhase, advance
 from nastui.model import BaySlot, Drive, DriveIdentity, HostSnapshot, PoolKind
+from nastui.swap.io.argv import argv_for, run_ops
+from nastui.swap.io.probe import in_use, sectors
+from nastui.swap.logic.check import check_new_drive
+from nastui.swap.logic.names import Stage, stable_disk
+from nastui.swap.logic.plan import make_plan
+from nastui.swap.logic.state import DriveRef, Swap, SwapPhase, advance
 from tests.integration.test_btrfs_loop import quiet, raid1_on_loops, sh
 
 pytestmark = pytest.mark.integration

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from nastui.core.swapburnin import BADBLOCKS, FIO, burnin_argv
-from nastui.daemon import swapburnin
-from nastui.daemon.swapburnin import burn_in
+from nastui.swap.io import burnin
+from nastui.swap.io.burnin import burn_in
+from nastui.swap.logic.burnin import BADBLOCKS, FIO, burnin_argv
 from tests.blocklab import attached, image
 from tests.conftest import STRICT, require_tool
 
@@ -103,7 +103,7 @@ def test_a_loop_over_the_drive_during_the_burn_in_stops_it(
     def slow(tool: str, device: str) -> tuple[str, ...]:
         return (*burnin_argv(tool, device), "--rate=2m")
 
-    monkeypatch.setattr(swapburnin, "burnin_argv", slow)
+    monkeypatch.setattr(burnin, "burnin_argv", slow)
     with attached(str(image(tmp_path / "t.img", 64))) as device:
         attack: dict[str, float | str] = {}
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from nastui.sim.swapsim import new_serial
+from nastui.sim.swap import new_serial
 
 pytestmark = pytest.mark.integration
 

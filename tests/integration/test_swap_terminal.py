@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from nastui.sim.swapsim import new_serial
+from nastui.sim.swap import new_serial
 from tests.conftest import REPO
 from tests.integration.test_terminal import Tmux
 

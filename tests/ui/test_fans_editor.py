@@ -8,11 +8,11 @@ import io
 from pathlib import Path
 
 from nastui.config import load_config
-from nastui.control.fans import FanWriter
 from nastui.core.store import SnapshotStore
-from nastui.daemon.fanlog import Log
-from nastui.daemon.fanloop import FanDaemon
-from nastui.daemon.fanrig import sim_builder
+from nastui.daemonlog import Log
+from nastui.fans.flow.loop import FanDaemon
+from nastui.fans.flow.rig import sim_builder
+from nastui.fans.io import FanWriter
 from nastui.model import CurvePoint
 from nastui.session import Source, open_session
 from nastui.ui.app import NastuiApp, make_app

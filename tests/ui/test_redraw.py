@@ -17,7 +17,7 @@ from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
 
-from nastui.core.deadband import FanHold, within
+from nastui.fans.logic.deadband import FanHold, within
 from nastui.model import Drive, Fan, HostSnapshot, IoRate, Temperature
 from nastui.ui.cells import View
 from nastui.ui.redraw import (

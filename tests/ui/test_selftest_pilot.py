@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from nastui.control.selftest import save_book
-from nastui.core.selftest_book import DriveTests, Result, Run
-from nastui.core.selftest_plan import SelftestKind
+from nastui.selftest.io.tester import save_book
+from nastui.selftest.logic.book import DriveTests, Result, Run
+from nastui.selftest.logic.plan import SelftestKind
 from nastui.session import Source, open_session
 from nastui.ui.app import make_app
 from nastui.ui.screens.drive import DriveScreen

@@ -15,8 +15,8 @@ from nastui.control import acks as ack_file
 from nastui.core.ack import ack_alert
 from nastui.core.assess import overall
 from nastui.core.prometheus import render
-from nastui.daemon.fanlog import Log
 from nastui.daemon.monitor import Monitor
+from nastui.daemonlog import Log
 from nastui.history.db import History
 from nastui.model import Health, HostSnapshot, Notice
 from nastui.session import Source, open_session

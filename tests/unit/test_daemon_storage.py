@@ -12,9 +12,9 @@ import pytest
 
 from nastui.core.ack import ack_alert
 from nastui.daemon.bookfile import BOOK_FILE
-from nastui.daemon.fanlog import Log
 from nastui.daemon.keeper import STORAGE_KEY, Keeper
 from nastui.daemon.monitor import CYCLE_KEY, Monitor
+from nastui.daemonlog import Log
 from nastui.model import HostSnapshot
 from tests.unit.test_monitor import Recorder, monitor
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from nastui.control.fans import (
+from nastui.fans.io import (
     CommandFan,
     DellFans,
     DriverError,
@@ -18,7 +18,7 @@ from nastui.control.fans import (
     SimFan,
     SupermicroZone,
 )
-from nastui.control.fans import argv as fan_argv
+from nastui.fans.io import argv as fan_argv
 from tests.fakehwmon import add_chip, read
 
 LAN = ("ipmitool", "-I", "lanplus", "-H", "10.0.0.5")

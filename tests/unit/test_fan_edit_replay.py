@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from nastui.core import curveedit
-from nastui.core.fancurve import valid_curve
-from nastui.core.fanpreview import (
+from nastui.fans.logic import curveedit
+from nastui.fans.logic.curve import valid_curve
+from nastui.fans.logic.preview import (
     ReplayStep,
     draft_zone,
     history_metrics,

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nastui.core.fancurve import (
+from nastui.fans.logic.curve import (
     FanLimits,
     Hysteresis,
     curve_duty,
@@ -19,7 +19,7 @@ from nastui.core.fancurve import (
     raw_curve_duty,
     valid_curve,
 )
-from nastui.core.pid import PidGains, PidState, pid_step
+from nastui.fans.logic.pid import PidGains, PidState, pid_step
 from nastui.model import CurveKind, CurvePoint, FanCurve
 from nastui.sim.plant import Plant, PlantSpec
 

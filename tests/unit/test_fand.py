@@ -11,13 +11,13 @@ import pytest
 
 from nastui import exits
 from nastui.config import Config, FanConfig, FanDriver, load_config
-from nastui.control.fans import DriverError, FanWriter
 from nastui.control.locate import NoLocator
-from nastui.daemon.fand import FandOptions, run_fand, serve
-from nastui.daemon.fanlog import Log
-from nastui.daemon.fanloop import FanDaemon
-from nastui.daemon.fanrig import RiggedFan
-from nastui.daemon.fantemps import refresh_temperatures
+from nastui.daemonlog import Log
+from nastui.fans.flow.fand import FandOptions, run_fand, serve
+from nastui.fans.flow.loop import FanDaemon
+from nastui.fans.flow.rig import RiggedFan
+from nastui.fans.flow.temps import refresh_temperatures
+from nastui.fans.io import DriverError, FanWriter
 from nastui.model import (
     CurvePoint,
     Drive,

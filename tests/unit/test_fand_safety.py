@@ -15,8 +15,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nastui.core.fancurve import FULL
-from nastui.core.fanzone import (
+from nastui.daemonlog import Log
+from nastui.fans.flow.reads import BoundedReader, Stall
+from nastui.fans.flow.rescue import bounded, file_commands, pwm_files, rescue
+from nastui.fans.flow.watch import Notifier, Watchdog
+from nastui.fans.logic.curve import FULL
+from nastui.fans.logic.zone import (
     PLAUSIBLE_C,
     Blind,
     Reading,
@@ -28,10 +32,6 @@ from nastui.core.fanzone import (
     zone_reading,
     zone_step,
 )
-from nastui.daemon.fanlog import Log
-from nastui.daemon.fanreads import BoundedReader, Stall
-from nastui.daemon.fanrescue import bounded, file_commands, pwm_files, rescue
-from nastui.daemon.fanwatch import Notifier, Watchdog
 from nastui.model import (
     CurvePoint,
     Drive,

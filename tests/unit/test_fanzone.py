@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from nastui.core.fancurve import FULL
-from nastui.core.fanzone import Blind, Reading, ZoneState, zone_reading, zone_step
+from nastui.fans.logic.curve import FULL
+from nastui.fans.logic.zone import Blind, Reading, ZoneState, zone_reading, zone_step
 from nastui.model import (
     CurveKind,
     CurvePoint,

@@ -30,6 +30,9 @@ HEADLESS = [
     "nastui.agent.loop",
     "nastui.collectors.fleet",
     "nastui.cli.cmd_snmp_agent",
+    "nastui.swap.flow.steps",
+    "nastui.fans.flow.fand",
+    "nastui.selftest.flow.duty",
 ]
 
 

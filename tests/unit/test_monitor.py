@@ -12,8 +12,8 @@ import pytest
 from nastui.collectors.latest import read_latest
 from nastui.core.ack import ack_alert
 from nastui.core.codec import loads
-from nastui.daemon.fanlog import Log
 from nastui.daemon.monitor import Monitor
+from nastui.daemonlog import Log
 from nastui.history.db import History
 from nastui.model import Notice, NoticeKind
 from nastui.notify.base import NotifyError

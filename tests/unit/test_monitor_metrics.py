@@ -11,9 +11,9 @@ from pathlib import Path
 
 from nastui.core.ack import ack_alert
 from nastui.core.assess import fleet_alerts
-from nastui.daemon.fanlog import Log
 from nastui.daemon.metrics_http import ListenAddress, MetricsServer
 from nastui.daemon.monitor import Monitor
+from nastui.daemonlog import Log
 from nastui.history.db import History
 from nastui.session import Source, open_session
 from tests.unit.test_prometheus import Parsed, parse

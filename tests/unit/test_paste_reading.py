@@ -17,8 +17,8 @@ from nastui.collectors.md.mdstat import parse_mdstat
 from nastui.collectors.smart.collector import parse_capture
 from nastui.collectors.smart.pasted import restored
 from nastui.collectors.zfs.text import parse_zpool_status
-from nastui.core.selftest_text import StartOutcome, start_answer
 from nastui.model import Health, Thresholds
+from nastui.selftest.logic.text import StartOutcome, start_answer
 from tests.fakepools import FIXTURES
 from tests.smartbox import SMART
 from tests.tools.smart_score import Tally, mail_wrapped, score_one

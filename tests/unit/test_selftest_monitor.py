@@ -6,14 +6,14 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from nastui.control.selftest import load_book, save_book
-from nastui.core.selftest_book import DriveTests, Run
-from nastui.core.selftest_plan import SelftestKind
-from nastui.daemon.fanlog import Log
 from nastui.daemon.monitor import Monitor
-from nastui.daemon.selftests import EVENT_KEY
+from nastui.daemonlog import Log
 from nastui.history.db import History
 from nastui.model import NoticeKind
+from nastui.selftest.flow.cycle import EVENT_KEY
+from nastui.selftest.io.tester import load_book, save_book
+from nastui.selftest.logic.book import DriveTests, Run
+from nastui.selftest.logic.plan import SelftestKind
 from nastui.session import Source, open_session
 from tests.unit.test_monitor import Recorder
 

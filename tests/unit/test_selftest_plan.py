@@ -8,7 +8,8 @@ import itertools
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nastui.core.selftest_plan import (
+from nastui.model import PowerState
+from nastui.selftest.logic.plan import (
     DAY_S,
     Candidate,
     SelftestKind,
@@ -16,7 +17,6 @@ from nastui.core.selftest_plan import (
     in_hours,
     plan,
 )
-from nastui.model import PowerState
 
 NOW = 1_800_000_000.0
 HOUR_S = 3600.0

@@ -10,23 +10,6 @@ from pathlib import Path
 import pytest
 
 from nastui.collectors.runner import run
-from nastui.control.selftest import (
-    SmartctlTester,
-    load_book,
-    progress_argv,
-    save_book,
-    start_argv,
-)
-from nastui.core.selftest_book import DriveTests, Run, decode_book, encode_book
-from nastui.core.selftest_plan import SelftestKind, SelftestPolicy
-from nastui.core.selftest_text import (
-    StartOutcome,
-    json_progress,
-    log_verdict,
-    start_answer,
-    text_progress,
-)
-from nastui.daemon.selftests import follow, follow_and_start
 from nastui.model import (
     Drive,
     DriveIdentity,
@@ -41,6 +24,23 @@ from nastui.model import (
     ScanState,
     SelfTest,
     Vdev,
+)
+from nastui.selftest.flow.cycle import follow, follow_and_start
+from nastui.selftest.io.tester import (
+    SmartctlTester,
+    load_book,
+    progress_argv,
+    save_book,
+    start_argv,
+)
+from nastui.selftest.logic.book import DriveTests, Run, decode_book, encode_book
+from nastui.selftest.logic.plan import SelftestKind, SelftestPolicy
+from nastui.selftest.logic.text import (
+    StartOutcome,
+    json_progress,
+    log_verdict,
+    start_answer,
+    text_progress,
 )
 from tests.conftest import FIXTURES
 from tests.fakesmartctl import STANDBY_TEXT, fixture_name

@@ -11,10 +11,10 @@ import pytest
 
 from nastui.bench import store
 from nastui.control.statefile import write_atomic
-from nastui.control.swapstore import SwapStore
 from nastui.entry import main
 from nastui.history.db import History
 from nastui.history.dirs import make_dir
+from nastui.swap.io.store import SwapStore
 from tests.unit.test_bench_chart import run
 
 

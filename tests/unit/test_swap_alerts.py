@@ -6,9 +6,9 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from nastui.core.swapalerts import swap_alerts, with_swap_alerts
-from nastui.core.swapstate import SwapPhase
 from nastui.model import Alert, Health, HostSnapshot, PoolState, Subject, Vdev
+from nastui.swap.logic.alerts import swap_alerts, with_swap_alerts
+from nastui.swap.logic.state import SwapPhase
 from tests.unit.test_swap_state import start, without
 
 
@@ -71,7 +71,7 @@ def test_a_second_failure_without_a_wrong_pull_is_told() -> None:
 
 
 def test_records_of_a_bay_or_a_drive() -> None:
-    from nastui.core.swapcodec import records_for
+    from nastui.swap.logic.codec import records_for
 
     a = {"host": "nano", "bay": 10, "old": {"serial": "OLD"}, "new": {"serial": "NEW"}}
     b = {"host": "nano", "bay": 3, "old": {"serial": "NEW"}, "new": None}
@@ -86,8 +86,8 @@ def test_records_of_a_bay_or_a_drive() -> None:
 async def test_the_daemon_says_once_when_the_swap_file_cannot_be_read(tmp_path: Path) -> None:
     import io
 
-    from nastui.daemon.fanlog import Log
     from nastui.daemon.monitor import Monitor
+    from nastui.daemonlog import Log
     from nastui.history.db import History
     from nastui.session import Source, open_session
     from tests.unit.test_monitor import Recorder, sent_keys
@@ -106,7 +106,7 @@ async def test_the_daemon_says_once_when_the_swap_file_cannot_be_read(tmp_path: 
 
 
 def test_the_planned_pull_is_a_warning_not_a_missing_drive() -> None:
-    from nastui.core.swapalerts import explained_by_swap
+    from nastui.swap.logic.alerts import explained_by_swap
 
     swap, snap = start()
     pulled = without(snap, swap.old.key)

@@ -11,8 +11,8 @@ import pytest
 from nastui import exits
 from nastui.cli.args import parse_args
 from nastui.cli.main import run_headless
-from nastui.core.swapburnin import burnin_argv, parse_badblocks, parse_fio
-from nastui.sim.swapsim import new_serial
+from nastui.sim.swap import new_serial
+from nastui.swap.logic.burnin import burnin_argv, parse_badblocks, parse_fio
 
 BADBLOCKS_OK = """Checking for bad blocks in read-write mode
 From block 0 to 4095
@@ -93,8 +93,8 @@ def test_burnin_on_the_demo_is_recorded(tmp_path: Path, monkeypatch: pytest.Monk
 def test_a_failed_burnin_blocks_the_replace_and_goes_with_the_drive() -> None:
     import dataclasses
 
-    from nastui.core.swapstate import SwapPhase, advance
-    from nastui.daemon.swapsteps import Trouble, not_ready
+    from nastui.swap.flow.steps import Trouble, not_ready
+    from nastui.swap.logic.state import SwapPhase, advance
     from tests.unit.test_swap_state import start, without
 
     swap, snap = start()
@@ -112,7 +112,7 @@ def test_a_failed_burnin_blocks_the_replace_and_goes_with_the_drive() -> None:
 
 
 def test_the_log_line_says_how_the_burnin_went() -> None:
-    from nastui.daemon.swapview import record_line
+    from nastui.swap.view import record_line
 
     record = {"bay": 10, "pool": "tank", "phase": "done", "started_at": 0.0, "rebuild_s": 60.0}
     record |= {"old": {"model": "M", "serial": "OLD"}, "new": {"model": "M", "serial": "NEW"}}

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from nastui.collectors import runner
-from nastui.control.swapargv import argv_for, run_ops
-from nastui.core.swapnames import Op, Stage
-from nastui.core.swapplan import make_plan
+from nastui.swap.io.argv import argv_for, run_ops
+from nastui.swap.logic.names import Op, Stage
+from nastui.swap.logic.plan import make_plan
 from tests.fakepools import FakeTools, install
 from tests.swapcorpus import md_snapshot, zpool_snapshot
 from tests.unit.test_swap_plan import key_of

@@ -3,10 +3,10 @@ exact commands (argv tuples) for mirror, raidz1-3, dRAID, hot spares and md 1/5/
 
 from __future__ import annotations
 
-from nastui.control.swapargv import argv_for, unsafe
-from nastui.core.swapnames import NEW, Stage
-from nastui.core.swapplan import SwapPlan, make_plan
 from nastui.model import HostSnapshot
+from nastui.swap.io.argv import argv_for, unsafe
+from nastui.swap.logic.names import NEW, Stage
+from nastui.swap.logic.plan import SwapPlan, make_plan
 from tests.swapcorpus import md_snapshot, snapshot, zpool_snapshot
 
 NEW_DISK = "/dev/disk/by-id/ata-NEW_4TB_N1"

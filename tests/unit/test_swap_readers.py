@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from nastui.daemon import swapstatus
 from nastui.session import Source, open_session
+from nastui.swap.flow import status
 
 
 def test_a_stateless_demo_reads_no_swap_and_makes_no_directory(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(swapstatus, "_SCRATCH", [])
+    monkeypatch.setattr(status, "_SCRATCH", [])
     made: list[str] = []
 
     def mkdtemp(**kw: str) -> str:
@@ -24,8 +24,8 @@ def test_a_stateless_demo_reads_no_swap_and_makes_no_directory(
     monkeypatch.setattr(tempfile, "mkdtemp", mkdtemp)
     session = open_session(Source(demo=True, scenario="failing-drive"), {})
     snapshot = session.backend.snapshot()  # type: ignore[attr-defined]
-    assert swapstatus.status_view(session, snapshot) == ([], False)
-    assert swapstatus.alerts_with_swap(session, snapshot, [])[0] == []
-    assert swapstatus.swap_records(session) == []
+    assert status.status_view(session, snapshot) == ([], False)
+    assert status.alerts_with_swap(session, snapshot, [])[0] == []
+    assert status.swap_records(session) == []
     assert made == []
-    assert swapstatus.swap_dir(session) == Path("/nonexistent") and made == ["dir"]
+    assert status.swap_dir(session) == Path("/nonexistent") and made == ["dir"]

@@ -4,13 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 
-from nastui.control.swapargv import argv_for
-from nastui.core.swapcheck import blocking, check_new_drive
-from nastui.core.swapcodec import decode_swap, encode_swap, failed_serials, log_record
-from nastui.core.swapnames import NEW, Op, OpKind, Stage
-from nastui.core.swapplan import Needs, Sectors, make_plan
-from nastui.core.swapstate import DriveRef, Swap, SwapPhase, advance
-from nastui.daemon.swapflow import replace_ops
 from nastui.model import (
     HostSnapshot,
     Pool,
@@ -22,6 +15,13 @@ from nastui.model import (
     SmartAttribute,
     Vdev,
 )
+from nastui.swap.flow.box import replace_ops
+from nastui.swap.io.argv import argv_for
+from nastui.swap.logic.check import blocking, check_new_drive
+from nastui.swap.logic.codec import decode_swap, encode_swap, failed_serials, log_record
+from nastui.swap.logic.names import NEW, Op, OpKind, Stage
+from nastui.swap.logic.plan import Needs, Sectors, make_plan
+from nastui.swap.logic.state import DriveRef, Swap, SwapPhase, advance
 from tests.swapcorpus import TB4, drive_for, snapshot, zpool_pool
 
 NEEDS = Needs(TB4, Sectors(512, 4096), no_smr=True)

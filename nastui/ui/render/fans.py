@@ -14,10 +14,10 @@ from dataclasses import dataclass
 
 from rich.text import Text
 
-from nastui.core.fancurve import curve_duty
-from nastui.core.fanpreview import ReplayStep, summarize
-from nastui.core.fanzone import ZoneDecision
 from nastui.core.glyphs import Glyphs
+from nastui.fans.logic.curve import curve_duty
+from nastui.fans.logic.preview import ReplayStep, summarize
+from nastui.fans.logic.zone import ZoneDecision
 from nastui.model import Fan, FanZone, ZoneMode
 from nastui.ui.render.style import DIM, LABEL, degrees, fit
 

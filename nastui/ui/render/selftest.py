@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from nastui.core.selftest_book import DriveTests
-from nastui.core.selftest_view import page_lines
+from nastui.selftest.logic.book import DriveTests
+from nastui.selftest.logic.view import page_lines
 
 
 def selftest_text(page: DriveTests | None, log: Text, now: float) -> Text:

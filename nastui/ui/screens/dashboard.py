@@ -10,9 +10,9 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 
-from nastui.core.deadband import FanHold
 from nastui.core.fleetview import ups_state
 from nastui.core.glyphs import Glyphs
+from nastui.fans.logic.deadband import FanHold
 from nastui.model import FleetHost, HostSnapshot
 from nastui.ui.gridlayout import MIN_CELL
 from nastui.ui.render.panels import alerts_text, thermal_text

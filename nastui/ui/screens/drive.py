@@ -14,16 +14,16 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 
 from nastui.control import acks
-from nastui.control.selftest import load_book
 from nastui.control.statefile import StateError
 from nastui.core.ack import ackable
-from nastui.core.selftest_book import DriveTests
-from nastui.core.swapcodec import records_for
-from nastui.daemon.swapstatus import swap_records
-from nastui.daemon.swapview import record_line
 from nastui.history.db import HistoryError
 from nastui.history.record import CounterChange
 from nastui.model import BaySlot, Drive, HostSnapshot
+from nastui.selftest.io.tester import load_book
+from nastui.selftest.logic.book import DriveTests
+from nastui.swap.flow.status import swap_records
+from nastui.swap.logic.codec import records_for
+from nastui.swap.view import record_line
 from nastui.ui.render.drive import (
     attributes_text,
     counters_text,

@@ -19,7 +19,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from nastui.config import ConfigError
 from nastui.config.validate_fans import DEFAULT_CURVE
 from nastui.config.writer import save_zone
-from nastui.core.fanpreview import (
+from nastui.fans.logic.preview import (
     draft_zone,
     history_metrics,
     preview,

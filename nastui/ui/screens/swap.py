@@ -20,11 +20,11 @@ from textual.containers import VerticalScroll
 from textual.widgets import Input
 
 from nastui.control.statefile import StateError
-from nastui.core.swapstate import Swap
-from nastui.daemon import swapsteps
-from nastui.daemon.swapflow import Box, open_box
-from nastui.daemon.swapview import plan_text, swap_text
 from nastui.model import HostSnapshot
+from nastui.swap.flow import steps
+from nastui.swap.flow.box import Box, open_box
+from nastui.swap.logic.state import Swap
+from nastui.swap.view import plan_text, swap_text
 from nastui.ui.screens.base import NasScreen
 from nastui.ui.screens.confirm import ConfirmScreen
 from nastui.ui.widgets.textpanel import TextPanel
@@ -86,7 +86,7 @@ class SwapScreen(NasScreen):
         """Follow the swap in progress on this snapshot, or show the bay's plan."""
         box = self._box(snapshot)
         try:
-            self.swap = await swapsteps.refresh(box)
+            self.swap = await steps.refresh(box)
         except StateError as exc:
             self._text(str(exc))
             return
@@ -151,11 +151,11 @@ class SwapScreen(NasScreen):
         box = self._box(snapshot)
         try:
             if action == "start":
-                outcome = await swapsteps.start(box, str(self.bay))
+                outcome = await steps.start(box, str(self.bay))
             elif action == "replace":
-                outcome = await swapsteps.replace(box, serial)
+                outcome = await steps.replace(box, serial)
             else:
-                outcome = await swapsteps.abort(box)
+                outcome = await steps.abort(box)
         except StateError as exc:
             self.notify(str(exc), severity="error")
             return

@@ -2,8 +2,8 @@
 
 A focusable `TextPanel` (so only the chart lines that change are repainted). It holds the zones
 being edited and posts `Changed` after every edit and `SaveRequested` on `s`; the screen does the
-saving. The edits themselves are `nastui.core.curveedit`'s pure functions, which refuse anything
-the configuration loader would reject.
+saving. The edits themselves are `nastui.fans.logic.curveedit`'s pure functions, which
+refuse anything the configuration loader would reject.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.message import Message
 
-from nastui.core import curveedit
 from nastui.core.glyphs import Glyphs
+from nastui.fans.logic import curveedit
 from nastui.model import FanZone
 from nastui.ui.render.fans import chart_text, status_text
 from nastui.ui.widgets.textpanel import TextPanel

@@ -1,0 +1,1 @@
+"""`nastui fand`, the fan control daemon."""

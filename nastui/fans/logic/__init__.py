@@ -1,0 +1,1 @@
+"""Fan control's pure logic: no I/O."""

@@ -1,0 +1,1 @@
+"""Self-tests in the monitoring daemon: one cycle's follow-and-start, and its duty."""

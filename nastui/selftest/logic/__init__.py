@@ -1,0 +1,1 @@
+"""Self-tests' pure logic: no I/O."""

@@ -1,0 +1,343 @@
+"""The operator's hands on the simulated NAS: pulls, inserts, failures and swap commands.
+
+The demo keeps them as *demo-state-directory actions*: `hands.json` in the scenario's demo state
+directory lists what was done and when (simulated time), and how far the demo clock was moved on
+(`nastui --demo swap sim wait SECONDS`). Every command that opens the demo applies them to each
+snapshot (`apply_hands`), so `swap`, `status`, `pools` and the interface all see the pulled bay,
+the new drive and the rebuild. Chosen over time-driven scenario phases because a swap is driven
+by the operator: the same scenario can be walked right, with a wrong pull, a used or too-small
+drive, or a second failure mid-rebuild, in any order.
+
+Insert variants: "new" (clean, 12 h), "used" (31,000 h, partitions and an md holder, 8
+reallocated sectors), "small" (half the size), "smr" (a drive-managed SMR model), "4kn"
+(4096-byte logical sectors), "old" (the drive taken out, back again).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+
+from nastui.model import (
+    BaySlot,
+    Drive,
+    HostSnapshot,
+    MappedBy,
+    Pool,
+    PoolKind,
+    PoolState,
+    ScanKind,
+    Vdev,
+)
+from nastui.sim.plan import ScanPlan
+from nastui.swap.logic.names import Op, OpKind
+from nastui.swap.logic.plan import Sectors, locate_member, rebuild_estimate
+
+HANDS_FILE = "hands.json"
+VARIANTS = ("new", "used", "small", "smr", "4kn", "old")
+_REBUILD_KIND = {
+    PoolKind.ZFS: ScanKind.RESILVER,
+    PoolKind.MDRAID: ScanKind.RECOVERY,
+    PoolKind.BTRFS: ScanKind.REPLACE,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """One thing done to the simulated box.
+
+    Attributes:
+        kind: "pull", "insert", "fail", "offline" or "replace".
+        at: simulated Unix time it was done.
+        bay: the bay pulled from, inserted into or whose drive fails.
+        variant: what was inserted (see the module docstring).
+        pool, member: the pool and member an offline or replace acts on.
+        new: the new drive's key, for a replace.
+        like: the key of the drive an inserted one is modelled on (the one it replaces).
+    """
+
+    kind: str
+    at: float
+    bay: int | None = None
+    variant: str = "new"
+    pool: str = ""
+    member: str = ""
+    new: str = ""
+    like: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Hands:
+    """Everything done so far, and how far the demo clock was moved on."""
+
+    done: tuple[Hand, ...] = ()
+    offset_s: float = 0.0
+
+    def plus(self, hand: Hand) -> Hands:
+        """With one more action."""
+        return dataclasses.replace(self, done=(*self.done, hand))
+
+
+def load_hands(directory: Path) -> Hands:
+    """The hands kept in `directory` (none when there is no file or it is unreadable)."""
+    try:
+        return decode_hands((directory / HANDS_FILE).read_text(encoding="utf-8"))
+    except OSError:
+        return Hands()
+
+
+def encode_hands(hands: Hands) -> str:
+    """hands.json's text."""
+    rows = [dataclasses.asdict(h) for h in hands.done]
+    return json.dumps({"version": 1, "offset_s": hands.offset_s, "hands": rows}, indent=2)
+
+
+def decode_hands(text: str) -> Hands:
+    """The actions in hands.json's text (none when empty or unreadable)."""
+    try:
+        data = json.loads(text) if text else {}
+        rows = [Hand(**row) for row in data.get("hands", ())]
+        return Hands(tuple(rows), float(data.get("offset_s", 0.0)))
+    except (ValueError, TypeError, AttributeError):
+        return Hands()
+
+
+def new_serial(bay: int | None, variant: str, count: int) -> str:
+    """The serial of the n-th drive inserted: "SIMNEW10A" for a new one in bay 10."""
+    tag = {"new": "", "used": "U", "small": "S", "smr": "M", "4kn": "K"}.get(variant, "")
+    return f"SIMNEW{bay if bay is not None else 0}{tag}{chr(ord('A') + count % 26)}"
+
+
+def _fresh_raw(attr_id: int, raw: int | None, hours: int, variant: str) -> int | None:
+    """The raw value a freshly inserted drive shows: its hours, and defects only when used."""
+    if attr_id == 9:
+        return hours
+    if attr_id in (5, 197, 198):
+        return 8 if attr_id == 5 and variant == "used" else 0
+    return raw
+
+
+def _new_drive(template: Drive, hand: Hand, count: int, old: Drive | None) -> Drive:
+    if hand.variant == "old" and old is not None:
+        return old
+    serial = new_serial(hand.bay, hand.variant, count)
+    ident = template.identity
+    capacity = ident.capacity_bytes
+    model = ident.model
+    if hand.variant == "small" and capacity:
+        capacity //= 2
+    if hand.variant == "smr":
+        model = "WDC WD40EFAX-68JH4N0"
+    hours = 31_412 if hand.variant == "used" else 12
+    attrs = tuple(
+        dataclasses.replace(a, raw=_fresh_raw(a.id, a.raw, hours, hand.variant))
+        for a in template.attributes
+    )
+    dev = f"sdz{chr(ord('a') + count % 26)}"  # past any scenario's own names (sddx at most)
+    by_id = f"ata-{(model or 'SIM').replace(' ', '_')}_{serial}"
+    used = hand.variant == "used"
+    return dataclasses.replace(
+        template,
+        dev=dev,
+        identity=dataclasses.replace(
+            ident, serial=serial, model=model, capacity_bytes=capacity, wwn=None
+        ),
+        by_id=(by_id,),
+        by_vdev=None,
+        attributes=attrs,
+        power_on_hours=hours,
+        smart_passed=True,
+        self_tests=(),
+        acks=(),
+        partitions=(f"{dev}1", f"{dev}2") if used else (),
+        holders=("md127",) if used else (),
+    )
+
+
+def sectors_of(hands: Hands, snapshot: HostSnapshot) -> dict[str, Sectors]:
+    """Sector sizes of every drive: 512e for disks, 4Kn for a "4kn" insert."""
+    kn = {
+        new_serial(h.bay, h.variant, i) for i, h in enumerate(_inserts(hands)) if h.variant == "4kn"
+    }
+    return {
+        d.key: Sectors(4096, 4096) if d.key in kn else Sectors(512, 4096) for d in snapshot.drives
+    }
+
+
+def _inserts(hands: Hands) -> list[Hand]:
+    return [h for h in hands.done if h.kind == "insert"]
+
+
+def _map(node: Vdev, fn: Callable[[Vdev], Vdev | None]) -> Vdev:
+    """The tree with every leaf passed through `fn` (None keeps it), states recomputed."""
+    if not node.children:
+        return fn(node) or node
+    children = tuple(_map(c, fn) for c in node.children)
+    bad = any(c.state not in (PoolState.ONLINE, PoolState.AVAIL, PoolState.INUSE) for c in children)
+    busy = any(
+        word in (v.note or "")
+        for c in children
+        for _, v in c.walk()
+        for word in ("resilvering", "recovering", "replace target")
+    )
+    state = PoolState.DEGRADED if bad or busy else node.state
+    if node.kind in ("spares", "spare"):
+        state = node.state
+    if not bad and not busy and node.state is PoolState.DEGRADED:
+        state = PoolState.ONLINE
+    return dataclasses.replace(node, children=children, state=state)
+
+
+@dataclass
+class _Box:
+    """The snapshot being changed, hand by hand."""
+
+    drives: dict[str, Drive]
+    slots: dict[int, BaySlot]
+    originals: dict[str, Drive]
+    pulled: dict[str, int | None] = dataclasses.field(default_factory=dict)
+    failed: set[str] = dataclasses.field(default_factory=set)
+    offline: set[str] = dataclasses.field(default_factory=set)
+    replaces: list[Hand] = dataclasses.field(default_factory=list)
+
+
+def _hand(box: _Box, hand: Hand, count: int, template: Drive | None) -> None:
+    slot = box.slots.get(hand.bay) if hand.bay is not None else None
+    if hand.kind == "pull" and slot is not None and slot.drive in box.drives:
+        key = slot.drive
+        del box.drives[key]
+        box.pulled[key] = hand.bay
+        box.slots[slot.bay] = dataclasses.replace(slot, drive=None, mapped_by=None)
+    elif hand.kind == "insert" and slot is not None and slot.drive is None and template:
+        back = [k for k, b in box.pulled.items() if b == hand.bay]
+        old = box.originals.get(back[-1]) if back else None
+        drive = _new_drive(box.originals.get(hand.like, template), hand, count, old)
+        box.drives[drive.key] = drive
+        box.pulled.pop(drive.key, None)
+        box.slots[slot.bay] = dataclasses.replace(slot, drive=drive.key, mapped_by=MappedBy.BY_PATH)
+    elif hand.kind == "fail" and slot is not None and slot.drive in box.drives:
+        box.failed.add(slot.drive)
+        box.drives[slot.drive] = dataclasses.replace(box.drives[slot.drive], smart_passed=False)
+    elif hand.kind == "offline":
+        box.offline.add(hand.member)
+    elif hand.kind == "replace":
+        box.replaces.append(hand)
+
+
+def _leaf_fn(box: _Box, kind: PoolKind) -> Callable[[Vdev], Vdev | None]:
+    missing = PoolState.REMOVED if kind is PoolKind.ZFS else PoolState.UNAVAIL
+
+    def change(leaf: Vdev) -> Vdev | None:
+        key = leaf.drive or ""
+        if leaf.name in box.offline or key in box.offline:
+            return dataclasses.replace(leaf, state=PoolState.OFFLINE, drive=key or None)
+        if key in box.pulled:
+            return dataclasses.replace(leaf, state=missing, drive=None, note="missing")
+        if key in box.failed:
+            return dataclasses.replace(
+                leaf, state=PoolState.FAULTED, read_errors=24, note="too many errors"
+            )
+        return None
+
+    return change
+
+
+def _member_name(kind: PoolKind, drive: Drive) -> str:
+    return {
+        PoolKind.ZFS: drive.by_id[0] if drive.by_id else drive.dev,
+        PoolKind.MDRAID: drive.dev + "1",
+    }.get(kind, drive.dev)
+
+
+def _replaced(pool: Pool, hand: Hand, box: _Box, t: float, original: Pool) -> Pool:
+    new = box.drives.get(hand.new)
+    if new is None:
+        return pool
+    found = next(
+        (
+            (g, leaf)
+            for g in original.root.children
+            for _, leaf in g.walk()
+            if leaf.name == hand.member
+        ),
+        None,
+    )
+    group = found[0] if found else original.root.children[0]
+    size, _, seconds = rebuild_estimate(original, group)
+    total = size or 10**12
+    scan = ScanPlan(_REBUILD_KIND[pool.kind], hand.at, max(600.0, seconds or 3600.0), total)
+    running = scan.running(t)
+    zero = None if pool.kind is PoolKind.MDRAID else 0
+    leaf_new = Vdev(
+        _member_name(pool.kind, new), "disk", PoolState.ONLINE, zero, zero, zero, drive=new.key
+    )
+    if running:
+        note = {PoolKind.ZFS: "(resilvering)", PoolKind.MDRAID: "(recovering)"}.get(
+            pool.kind, "(replace target)"
+        )
+        leaf_new = dataclasses.replace(leaf_new, note=note)
+
+    def swap_leaf(leaf: Vdev) -> Vdev | None:
+        if leaf.name != hand.member:
+            return None
+        if running and pool.kind is PoolKind.ZFS:
+            return Vdev(
+                "replacing-0", "replacing", PoolState.DEGRADED, 0, 0, 0, children=(leaf, leaf_new)
+            )
+        return leaf_new
+
+    return dataclasses.replace(pool, root=_map(pool.root, swap_leaf), scan=scan.progress(t))
+
+
+def apply_hands(snapshot: HostSnapshot, hands: Hands) -> HostSnapshot:
+    """The snapshot as the hands done by its time left it (see the module docstring)."""
+    t = snapshot.taken_at
+    done = [h for h in hands.done if h.at <= t]
+    if not done:
+        return snapshot
+    originals = {d.key: d for d in snapshot.drives}
+    box = _Box(dict(originals), {s.bay: s for s in snapshot.slots}, originals)
+    template = snapshot.drives[0] if snapshot.drives else None
+    for count, hand in enumerate(done):
+        _hand(box, hand, sum(1 for h in done[:count] if h.kind == "insert"), template)
+    pools = []
+    for original in snapshot.pools:
+        pool = dataclasses.replace(original, root=_map(original.root, _leaf_fn(box, original.kind)))
+        for hand in box.replaces:
+            if hand.pool == original.name:
+                pool = _replaced(pool, hand, box, t, original)
+        pools.append(dataclasses.replace(pool, state=pool.root.state))
+    return dataclasses.replace(
+        snapshot,
+        drives=tuple(box.drives.values()),
+        slots=tuple(box.slots[b] for b in sorted(box.slots)),
+        pools=tuple(pools),
+    )
+
+
+def hands_for(
+    ops: Iterable[Op], at: float, *, new_key: str, members: Iterable[tuple[str, str, str]]
+) -> list[Hand]:
+    """What the swap's commands do on the simulator: offline a member, or start the rebuild
+    (`members`: pool, what its commands name, member, as kept in the swap)."""
+    where = {target: (pool, member) for pool, target, member in members}
+    out = []
+    for op in ops:
+        pool, member = where.get(op.target, ("", ""))
+        if op.kind in (OpKind.ZPOOL_OFFLINE, OpKind.MD_FAIL):
+            out.append(Hand("offline", at, pool=pool, member=member))
+        elif op.kind in (OpKind.ZPOOL_REPLACE, OpKind.MD_ADD, OpKind.BTRFS_REPLACE):
+            out.append(Hand("replace", at, pool=pool, member=member, new=new_key))
+    return out
+
+
+def member_of(snapshot: HostSnapshot, key: str) -> Mapping[str, str]:
+    """{"pool": ..., "member": ...} of a drive, for the simulated commands."""
+    for pool in snapshot.pools:
+        found = locate_member(pool, key)
+        if found is not None:
+            return {"pool": pool.name, "member": found[1].name}
+    return {}

@@ -1,0 +1,111 @@
+"""The swap in progress as `nastui status` shows it and the daemon alerts on it, and where a
+source keeps its swap.
+
+Light on purpose: `status` runs from cron and monitoring agents, so this reads the swap file and
+advances a copy on the snapshot (pure), without the swap's write side or the guard's probes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from nastui.core.statefiles import state_dir
+from nastui.model import Alert, HostSnapshot
+from nastui.session import Session
+from nastui.sim import SimBackend
+from nastui.swap.io.store import SwapStore
+from nastui.swap.logic.alerts import explained_by_swap, with_swap_alerts
+from nastui.swap.logic.state import advance
+
+
+def swap_dir(session: Session) -> Path:
+    """The state directory the swap of this source is kept in: the demo's own state directory
+    on the simulator (never the machine's), or a directory of this process's when the demo
+    keeps no state (no HOME, XDG_STATE_HOME or NASTUI_STATE_DIR: tests, screenshots), made
+    when a swap is first written there."""
+    kept = _kept_dir(session)
+    if kept is not None:
+        return kept
+    _SCRATCH.append(Path(tempfile.mkdtemp(prefix="nastui-demo-")))
+    return _SCRATCH[0]
+
+
+# A stateless demo's swap lives for the process only: its directory, once one is written.
+_SCRATCH: list[Path] = []
+
+
+def _kept_dir(session: Session) -> Path | None:
+    """Where a swap of this source may already be kept; None for a stateless demo that has not
+    written one, so readers (`status`, every daemon cycle) never make a directory."""
+    if isinstance(session.backend, SimBackend):
+        if session.state_dir is not None:
+            return session.state_dir
+        return _SCRATCH[0] if _SCRATCH else None
+    return state_dir(os.environ, os.geteuid())
+
+
+def status_view(session: Session, snapshot: HostSnapshot) -> tuple[list[str], bool]:
+    """Lines on the swap in progress (none without one) and whether it is CRITICAL (a wrong
+    pull, another member down). Reads the swap file, writes nothing."""
+    _, lines, critical = swap_view(session, snapshot)
+    return lines, critical
+
+
+def swap_view(session: Session, snapshot: HostSnapshot) -> tuple[HostSnapshot, list[str], bool]:
+    """For `status` and the interface: `snapshot` with its alerts as the swap in progress
+    explains them (`explained_by_swap`: the swap's own bay is a WARNING, not a missing drive),
+    the swap's lines, and whether it is CRITICAL. Reads the swap file once, writes nothing."""
+    kept = _kept_dir(session)
+    store = SwapStore(kept) if kept is not None else None
+    try:
+        swap = store.load() if store is not None else None
+    except OSError:
+        return snapshot, ["swap: the swap file cannot be read: `nastui swap` says why"], False
+    notes = [f"swap: {store.notice}"] if store is not None and store.notice else []
+    if swap is None or not swap.active:
+        return snapshot, notes, False
+    moved = advance(swap, snapshot)
+    lines = notes + [
+        f"CRITICAL WRONG DRIVE PULLED: {w}: put it back now" for w in moved.wrong_pulls
+    ]
+    lines += [f"CRITICAL another member of {moved.pool} is down: {f}" for f in moved.failures]
+    lines.append(f"swap in progress: {moved.old.label}, {moved.phase.value} (`nastui swap`)")
+    explained = explained_by_swap(snapshot.alerts, moved, snapshot)
+    if explained != list(snapshot.alerts):
+        ranked = tuple(sorted(explained, key=lambda a: -a.health.rank))
+        snapshot = dataclasses.replace(snapshot, alerts=ranked)
+    return snapshot, lines, bool(moved.wrong_pulls or moved.failures)
+
+
+def alerts_with_swap(
+    session: Session, snapshot: HostSnapshot, alerts: Sequence[Alert]
+) -> tuple[list[Alert], str | None]:
+    """The daemon's alerts with the swap's emergencies (`nastui.swap.logic.alerts`): a wrong
+    pull, another member down. Reads the swap file, writes nothing; a swap file that cannot be
+    read leaves the alerts as they are and says why, and a swap read from the backup of an
+    emptied file says so (the second item, None when all is well)."""
+    kept = _kept_dir(session)
+    store = SwapStore(kept) if kept is not None else None
+    try:
+        swap = store.load() if store is not None else None
+    except OSError as exc:
+        return list(alerts), f"swap: {exc}"
+    notice = f"swap: {store.notice}" if store is not None and store.notice else None
+    if swap is None:
+        return list(alerts), notice
+    return with_swap_alerts(alerts, swap, snapshot), notice
+
+
+def swap_records(session: Session) -> list[dict[str, Any]]:
+    """The finished swaps of this source, oldest first (none when the log cannot be read:
+    `nastui swap log` says why)."""
+    kept = _kept_dir(session)
+    try:
+        return SwapStore(kept).log() if kept is not None else []
+    except OSError:
+        return []

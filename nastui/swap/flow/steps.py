@@ -1,0 +1,278 @@
+"""The swap's user actions, for the CLI and the interface alike: start, refresh (follow),
+burn-in and replace after the serial is confirmed, abort. Each returns an `Outcome`: what was
+run, one line on what went wrong (if anything) and how bad it is, so each front end words it
+its way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from nastui.swap.flow.box import Box, execute, follow, locate, new_swap, replace_ops
+from nastui.swap.io.burnin import BurnIn, burn_in
+from nastui.swap.io.store import SwapBusy, SwapLock
+from nastui.swap.logic.burnin import burnin_argv
+from nastui.swap.logic.names import Stage
+from nastui.swap.logic.state import Swap, SwapPhase
+
+LOCK_WAIT_S = 3.0  # how long an action waits for a swap lock someone else holds
+
+
+class Trouble(StrEnum):
+    """Why an action did not happen."""
+
+    USAGE = "usage"  # out of order, nothing to act on, a wrong serial
+    REFUSED = "refused"  # it would lose data, or a wrong drive is out
+    FAILED = "failed"  # a command failed
+
+
+@dataclass
+class Outcome:
+    """What an action did.
+
+    Attributes:
+        swap: the swap after it (None when there is none).
+        ran: "command: result" lines, in order.
+        error: one line on what went wrong, or None.
+        trouble: how bad, with `error`.
+        notes: more lines to show (the rebuild continues after an abort...).
+    """
+
+    swap: Swap | None
+    ran: list[str] = field(default_factory=list)
+    error: str | None = None
+    trouble: Trouble | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+def _busy(exc: SwapBusy) -> Outcome:
+    """The outcome of an action refused because another process is changing the swap."""
+    return Outcome(None, error=str(exc), trouble=Trouble.USAGE)
+
+
+@contextlib.asynccontextmanager
+async def _holding(box: Box, what: str, wait: float = LOCK_WAIT_S) -> AsyncIterator[SwapLock]:
+    """The swap lock, waited for up to `wait` seconds (a `nastui swap` or the interface
+    following the swap holds it for a moment); the event loop keeps running meanwhile.
+
+    Raises:
+        SwapBusy: still held after `wait` seconds (the message names the holder).
+    """
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            held = box.store.acquire(what)
+            break
+        except SwapBusy:
+            if time.monotonic() >= deadline:
+                raise
+        await asyncio.sleep(0.1)
+    try:
+        yield held
+    finally:
+        held.release()
+
+
+async def start(box: Box, target: str, in_place: bool | None = None) -> Outcome:
+    """Plan `target`, run the preparing writes, light the LED (pull first); keep the swap.
+    Holds the swap lock throughout: a second start meanwhile is refused, naming this one."""
+    try:
+        async with _holding(box, f"starting a swap of {target}") as held:
+            return await _start(box, target, in_place, held)
+    except SwapBusy as exc:
+        return _busy(exc)
+
+
+async def _start(box: Box, target: str, in_place: bool | None, held: SwapLock) -> Outcome:
+    current = box.store.load()
+    if current is not None and current.active:
+        return Outcome(
+            current,
+            error=f"a swap is in progress ({current.old.label}, {current.phase.value}): "
+            "follow it, or abort it first",
+            trouble=Trouble.USAGE,
+        )
+    plan = box.plan(target, in_place=in_place)
+    if plan.drive is None or plan.refusal:
+        trouble = Trouble.USAGE if plan.drive is None else Trouble.REFUSED
+        return Outcome(None, error=f"refused: {plan.refusal}", trouble=trouble)
+    swap = new_swap(box, plan)
+    held.say(f"preparing a swap of {swap.old.label}")
+    out = Outcome(swap)
+    ran = await execute(box, swap, tuple(o for o in swap.ops if o.stage is Stage.PREPARE))
+    for step in ran:
+        line = f"{' '.join(step.argv)}: {step.line}"
+        out.ran.append(line)
+        swap = swap.note(box.now, line)
+    if ran and not ran[-1].ok:
+        box.store.save(swap)
+        out.swap, out.error, out.trouble = (
+            swap,
+            "preparing failed: fix it, then abort and start again",
+            Trouble.FAILED,
+        )
+        return out
+    if not swap.in_place:
+        swap = swap.note(box.now, await locate(box, swap, True))
+    swap = await follow(box, swap.to(SwapPhase.PREPARED, box.now, "prepared"))
+    box.store.save(swap)
+    out.swap = swap
+    return out
+
+
+async def refresh(box: Box) -> Swap | None:
+    """The swap in progress followed on the box's snapshot and kept (logged when done). While
+    another process changes the swap, the swap as last kept, unchanged, and `box.store.notice`
+    says why."""
+    try:
+        async with _holding(box, "following the swap", wait=0.0):
+            return await _refresh(box)
+    except SwapBusy as exc:
+        swap = box.store.load()
+        busy = f"{exc}; shown as last kept"
+        box.store.notice = f"{box.store.notice}; {busy}" if box.store.notice else busy
+        return swap
+
+
+async def _refresh(box: Box) -> Swap | None:
+    swap = box.store.load()
+    if swap is None:
+        return None
+    swap = await follow(box, swap)
+    box.store.save(swap)
+    if swap.phase is SwapPhase.DONE:
+        box.store.finish(swap)
+    return swap
+
+
+def not_ready(swap: Swap, serial: str) -> tuple[str, Trouble] | None:
+    """Why the replace cannot run with this confirmation, or None."""
+    if swap.wrong_pulls:
+        why = f"a wrong drive is out ({', '.join(swap.wrong_pulls)}): put it back first"
+        return why, Trouble.REFUSED
+    if swap.phase is not SwapPhase.INSERTED or swap.new is None:
+        return f"the swap is {swap.phase.value}: no new drive to replace onto yet", Trouble.USAGE
+    if serial != swap.new.serial:
+        return f"{serial} is not the new drive's serial ({swap.new.label})", Trouble.USAGE
+    if swap.blocked:
+        burnt = (swap.burnin or "").startswith("!")
+        blocks = [f for f in (*swap.findings, *([swap.burnin] if burnt else [])) if f]
+        found = "; ".join(f.removeprefix("!") for f in blocks if f.startswith("!"))
+        return f"the new drive cannot be used: {found}", Trouble.USAGE
+    return None
+
+
+async def _ready_for(box: Box, serial: str) -> Swap | Outcome:
+    """The swap followed on the box's snapshot and kept, when the new drive `serial` confirms
+    is ready for it; else the outcome saying why not."""
+    swap = box.store.load()
+    if swap is None:
+        return Outcome(None, error="no swap in progress", trouble=Trouble.USAGE)
+    swap = await follow(box, swap)
+    box.store.save(swap)
+    why = not_ready(swap, serial)
+    if why is not None:
+        return Outcome(swap, error=why[0], trouble=why[1])
+    return swap
+
+
+async def replace(box: Box, serial: str) -> Outcome:
+    """Run the replace onto the checked new drive whose serial the operator typed."""
+    try:
+        async with _holding(box, f"replacing onto the new drive {serial}"):
+            return await _replace(box, serial)
+    except SwapBusy as exc:
+        return _busy(exc)
+
+
+async def _replace(box: Box, serial: str) -> Outcome:
+    swap = await _ready_for(box, serial)
+    if isinstance(swap, Outcome):
+        return swap
+    assert swap.new is not None
+    out = Outcome(swap)
+    ran = await execute(box, swap, replace_ops(swap, box.snapshot), swap.new.key)
+    for step in ran:
+        line = f"{' '.join(step.argv)}: {step.line}"
+        out.ran.append(line)
+        swap = swap.note(box.now, line)
+    if not ran or not ran[-1].ok:
+        box.store.save(swap)
+        out.swap, out.error, out.trouble = swap, "the replace did not start", Trouble.FAILED
+        return out
+    swap = dataclasses.replace(swap, replaced_at=box.now)
+    swap = swap.to(SwapPhase.REPLACING, box.now, "replace started")
+    box.store.save(swap)
+    out.swap = swap
+    return out
+
+
+async def burnin(box: Box, serial: str, tool: str, timeout: float) -> Outcome:
+    """Burn the checked new drive in (its serial typed) before it joins: badblocks or fio
+    write-and-verify behind the benchmark's guard (simulated on the demo); the verdict is kept
+    on the swap (a failed one blocks the replace) and in its events. The swap lock is held for
+    the whole burn-in: no replace or abort meanwhile."""
+    try:
+        async with _holding(box, f"burning in the new drive {serial}"):
+            return await _burnin(box, serial, tool, timeout)
+    except SwapBusy as exc:
+        return _busy(exc)
+
+
+async def _burnin(box: Box, serial: str, tool: str, timeout: float) -> Outcome:
+    swap = await _ready_for(box, serial)
+    if isinstance(swap, Outcome):
+        return swap
+    assert swap.new is not None
+    device = swap.new.path or f"/dev/{swap.new.dev}"
+    if box.sim is not None:
+        done = BurnIn(True, False, "nothing found (simulated)", burnin_argv(tool, device))
+    else:
+        done = await burn_in(device, tool, root=box.root, timeout=timeout)
+    line = f"burn-in {' '.join(done.argv)}: {done.text}"
+    out = Outcome(swap, ran=[line])
+    if done.refused:
+        out.error, out.trouble = f"burn-in refused: {done.text}", Trouble.REFUSED
+        return out
+    latest = box.store.load()  # it ran for hours: keep what others did to the swap meanwhile
+    if latest is None or latest.new is None or latest.new.key != swap.new.key:
+        out.error, out.trouble = "the swap moved on during the burn-in", Trouble.USAGE
+        return out
+    verdict = ("passed: " if done.passed else "!failed: ") + done.text
+    latest = dataclasses.replace(latest, burnin=verdict).note(box.now, line)
+    box.store.save(latest)
+    out.swap = latest
+    if not done.passed:
+        out.error, out.trouble = f"burn-in failed: {done.text}", Trouble.FAILED
+    return out
+
+
+async def abort(box: Box) -> Outcome:
+    """Stop following the swap: LED off, logged as aborted; the pool is left as it is."""
+    try:
+        async with _holding(box, "aborting the swap"):
+            return await _abort(box)
+    except SwapBusy as exc:
+        return _busy(exc)
+
+
+async def _abort(box: Box) -> Outcome:
+    swap = box.store.load()
+    if swap is None or not swap.active:
+        return Outcome(None, notes=["no swap in progress"])
+    note = await locate(box, swap, False)
+    running = swap.phase in (SwapPhase.REPLACING, SwapPhase.REBUILDING)
+    swap = swap.to(SwapPhase.ABORTED, box.now, "aborted; " + note)
+    box.store.finish(swap)
+    notes = [f"swap aborted: {note}"]
+    if running:
+        notes.append(
+            "the rebuild goes on in the pool (the pools screen and `nastui pools` show it)"
+        )
+    return Outcome(swap, notes=notes)

@@ -1,0 +1,1 @@
+"""The swap's pure logic: no I/O, the clock passed in."""
