@@ -38,12 +38,14 @@ from nastui.core.store import SnapshotStore
 from nastui.history.db import HISTORY_FILE, History, HistoryError
 from nastui.history.dirs import PRIVATE_DIR_MODE, make_dir
 from nastui.model import UNASSESSED, Acknowledgement, HostSnapshot
+from nastui.selftest.io.tester import SmartctlTester
 from nastui.sim import DEFAULT_SCENARIO, SimBackend, UnknownScenario
 from nastui.sim.clock import SIM_EPOCH, FakeClock, FollowingClock
 from nastui.sim.history import demo_history
 from nastui.sim.locate import SimLocator
 from nastui.sim.scenarios import get_scenario
 from nastui.sim.swap import load_hands
+from nastui.swap.io.machine import MachineSwap
 
 HISTORY_SEED_S = 86400.0
 T = TypeVar("T")
@@ -96,6 +98,9 @@ class Session:
     state_dir: Path | None = None  # None: keeps no state (a demo without HOME)
     legacy_acks: tuple[Acknowledgement, ...] = ()  # alert acks an older nastui kept in history
     tree: Tree | None = None  # what --root opened (keeps an unpacked bundle while open)
+    past: Callable[[], History | None] = lambda: None
+    """The history this source has, opened when called (the daemon's file, or the demo's
+    simulated day built then): `history_for`."""
 
     async def poll(self) -> HostSnapshot:
         """Collect once, apply the acknowledgements (`acks.json` in the state directory: the
@@ -187,12 +192,17 @@ def open_session(source: Source, env: Mapping[str, str]) -> Session:
     # Under a tree the stand-in answers for programs; where it lets them run (fakes made for
     # the tree: NASTUI_ROOT_TOOLS=path), a command naming this machine's devices is refused.
     run = confined(runner.run, root) if is_other_box(root) else runner.run
+    timeout = config.poll.command_timeout_s
     backend = LocalBackend(
         config,
         root=root,
         clock=clock,
         run=run,
         zfs_history=lambda host: _zfs_history(env, host),
+        # The swap's writes name the tree's drives by-id, through the runner itself: under
+        # another tree its stand-in runs nothing unless fakes were made for it (the tests').
+        swap=MachineSwap(root, runner.run, timeout=max(60.0, timeout)),
+        tester=SmartctlTester(run, timeout=timeout),
     )
     store = SnapshotStore()
     locator = LadderLocator(
@@ -211,6 +221,7 @@ def open_session(source: Source, env: Mapping[str, str]) -> Session:
         state_dir=state_dir(env, os.geteuid()),
         legacy_acks=_legacy_acks(env),
         tree=tree,
+        past=lambda: _local_history(env),
     )
     return attach_history(session, _local_history(env)) if source.history else session
 
@@ -259,6 +270,7 @@ def _open_demo(source: Source, config: Config, env: Mapping[str, str]) -> Sessio
         SimLocator(sim),
         fleet=_fleet(source, config, sim_clock, sim),
         state_dir=directory,
+        past=lambda: _demo_history(source, sim, sim_clock.now()),
     )
     if not source.history:
         return session
@@ -323,15 +335,11 @@ def _demo_history(source: Source, sim: SimBackend, end: float) -> History | None
         return None
 
 
-def history_for(source: Source, session: Session, env: Mapping[str, str]) -> History | None:
-    """The history `source` has, opened (for the demo: its simulated day, built now). The
-    interface calls this off its event loop after the first frame, then `attach_history`."""
-    if source.demo:
-        sim = session.backend
-        return (
-            _demo_history(source, sim, session.clock.now()) if isinstance(sim, SimBackend) else None
-        )
-    return _local_history(env)
+def history_for(session: Session) -> History | None:
+    """The history the session's source has, opened (for the demo: its simulated day, built
+    now). The interface calls this off its event loop after the first frame, then
+    `attach_history`."""
+    return session.past()
 
 
 def attach_history(session: Session, history: History | None) -> Session:

@@ -12,7 +12,6 @@ from nastui import exits
 from nastui.cli.configcheck import config_check
 from nastui.control.statefile import StateError
 from nastui.session import Session, Source, open_or_explain
-from nastui.sim import SimBackend
 
 
 def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentParser) -> None:
@@ -59,7 +58,7 @@ def _init(args: argparse.Namespace, out: TextIO) -> int:
         out.write(text)
         return exits.OK
     given = args.file is not None
-    target = Path(args.file) if given else _default_target(session)
+    target = Path(args.file) if given else _default_target(session, demo=source.demo)
     if target is None:
         return exits.EX_CANTCREAT
     code = write_new(target, text, make_parent=not given)
@@ -68,12 +67,12 @@ def _init(args: argparse.Namespace, out: TextIO) -> int:
     return code
 
 
-def _default_target(session: Session) -> Path | None:
+def _default_target(session: Session, *, demo: bool) -> Path | None:
     """Where `config init` writes without a FILE: the machine's default location, or, for the
     demo, its own scratch directory (never /etc/nastui: the demo's drives are not this box's)."""
     from nastui.cli.configinit import default_path
 
-    if not isinstance(session.backend, SimBackend):
+    if not demo:
         return default_path(os.environ, os.geteuid())
     try:
         return session.writable_state_dir() / "config.toml"

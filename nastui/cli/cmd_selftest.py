@@ -23,7 +23,7 @@ from nastui.cli.cmd_smart import find_drive
 from nastui.cli.command import poll_once, write_json
 from nastui.control.statefile import StateError
 from nastui.model import HostSnapshot
-from nastui.selftest.flow.cycle import follow, schedule, start, tester_for
+from nastui.selftest.flow.cycle import follow, schedule, start
 from nastui.selftest.io.tester import load_book, save_book
 from nastui.selftest.logic.plan import SelftestKind
 from nastui.selftest.logic.text import StartOutcome
@@ -71,7 +71,7 @@ def _start(args: argparse.Namespace, session: Session, snap: HostSnapshot, out: 
         return exits.EX_USAGE
     directory = session.writable_state_dir()
     kind = SelftestKind.LONG if args.long else SelftestKind.SHORT
-    tester = tester_for(session.backend, session.config.poll.command_timeout_s)
+    tester = session.backend.tester
     book, now = load_book(directory), session.clock.now()
     if drive.key in book and book[drive.key].running is not None:
         fresh = asyncio.run(follow(snap, {drive.key: book[drive.key]}, tester, now)).book
@@ -99,7 +99,7 @@ def _start(args: argparse.Namespace, session: Session, snap: HostSnapshot, out: 
 
 def _status(args: argparse.Namespace, session: Session, snap: HostSnapshot, out: TextIO) -> int:
     book = load_book(session.state_dir) if session.state_dir is not None else {}
-    tester = tester_for(session.backend, session.config.poll.command_timeout_s)
+    tester = session.backend.tester
     now = session.clock.now()
     fresh = asyncio.run(follow(snap, book, tester, now)).book  # read now, never kept here
     if args.json:

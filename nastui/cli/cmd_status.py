@@ -38,7 +38,7 @@ def full_in(session: Session, snapshot: HostSnapshot, source_demo: bool) -> Full
     daemon's file; none without a daemon, nor on the demo)."""
     if not snapshot.pools or source_demo:
         return {}
-    history = session.history or history_for(Source(), session, os.environ)
+    history = session.history or history_for(session)
     if history is None:
         return {}
     now = snapshot.taken_at

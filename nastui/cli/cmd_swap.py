@@ -24,13 +24,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import dataclasses
 import sys
 from typing import TextIO
 
 from nastui import exits
 from nastui.cli.command import poll_once, write_json
-from nastui.sim.swap import VARIANTS, Hand
+from nastui.sim.swap import VARIANTS, Hand, SimSwap
 from nastui.swap.flow import box as swapflow
 from nastui.swap.flow import steps
 from nastui.swap.io.store import BadStateFile, StateError
@@ -77,7 +76,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     if isinstance(opened, int):
         return opened
     session, snapshot = opened
-    box = swapflow.open_box(session, snapshot, args.root)
+    box = swapflow.open_box(session, snapshot)
     action = args.swap_action or "status"
     try:
         return asyncio.run(_ACTIONS[action](box, args, out))
@@ -172,13 +171,12 @@ async def _log(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
 
 
 async def _sim(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
-    sim = box.sim
-    if sim is None:
+    sim = box.hands
+    if not isinstance(sim, SimSwap):  # the operator's hands exist on the simulator only
         print("nastui: `swap sim` acts on the simulator only (add --demo)", file=sys.stderr)
         return exits.EX_USAGE
     if args.hand == "wait":
-        sim.hands = dataclasses.replace(sim.hands, offset_s=sim.hands.offset_s + args.value)
-        box.save_hands()
+        sim.wait(args.value)
         out.write(f"demo clock moved on {args.value} s\n")
         return exits.OK
     if box.snapshot.slot(args.value) is None:
@@ -186,7 +184,7 @@ async def _sim(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
         return exits.EX_USAGE
     current = box.store.load()
     like = current.old.key if current is not None else ""
-    box.add_hands([Hand(args.hand, box.now, args.value, args.variant, like=like)])
+    sim.add([Hand(args.hand, box.now, args.value, args.variant, like=like)])
     out.write(f"simulated: {args.hand} bay {args.value}\n")
     return exits.OK
 

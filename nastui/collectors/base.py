@@ -1,7 +1,11 @@
-"""The seam between collectors and everything else: a `Backend` produces `HostSnapshot`s.
+"""The seam between the box and everything else: a `Backend` produces `HostSnapshot`s and
+offers what the features do to the box beyond reading it.
 
-The real local backend, the simulator and (later) SNMP fleet hosts all implement it, so the UI,
-the CLI, the daemon and the tests never know which one they are reading.
+The real local backend and the simulator both implement it, so the UI, the CLI, the daemons
+and the tests never know which one they are reading or acting on: the swap's hands
+(`nastui.swap.logic.hands.SwapHands`) and the self-test runner
+(`nastui.selftest.logic.tester.Tester`) are the machine's or the simulator's. (The locate LEDs
+are the session's `Locator`, made for the same box.)
 """
 
 from __future__ import annotations
@@ -9,6 +13,8 @@ from __future__ import annotations
 from typing import Protocol
 
 from nastui.model import FleetHost, HostSnapshot
+from nastui.selftest.logic.tester import Tester
+from nastui.swap.logic.hands import SwapHands
 
 
 class Backend(Protocol):
@@ -21,6 +27,16 @@ class Backend(Protocol):
 
     async def collect(self) -> HostSnapshot:
         """Collect everything once. Never raises for one failing item: see `HostSnapshot.errors`."""
+        ...
+
+    @property
+    def swap(self) -> SwapHands:
+        """What a drive swap reads and writes on this box."""
+        ...
+
+    @property
+    def tester(self) -> Tester:
+        """What starts SMART self-tests on this box's drives and reads their progress."""
         ...
 
 

@@ -24,6 +24,8 @@ from nastui.config import Config
 from nastui.core.clock import Clock, SystemClock
 from nastui.core.layout import assign_bays, build_chassis
 from nastui.model import BaySlot, Chassis, HostSnapshot
+from nastui.selftest.logic.tester import Tester
+from nastui.swap.logic.hands import SwapHands
 
 
 def local_hostname(root: Path) -> str:
@@ -46,11 +48,17 @@ class LocalBackend:
         clock: Clock | None = None,
         run: RunFn = runner.run,
         zfs_history: Callable[[str], Iterable[str]] | None = None,
+        swap: SwapHands,
+        tester: Tester,
     ) -> None:
         """`run`: how programs are run (under a root other than "/": `confine.confined`).
         `zfs_history(host)`: the ZFS pools the daemon's history saw on `host` (asked only
-        when ZFS cannot be reached, to tell a box without ZFS from pools gone unreadable)."""
+        when ZFS cannot be reached, to tell a box without ZFS from pools gone unreadable).
+        `swap` and `tester`: what the swap and the self-tests do on this machine (the session
+        makes them: they write, and live above the collectors)."""
         self._config = config
+        self.swap = swap
+        self.tester = tester
         self._root = root
         self.run = run
         self._clock = clock or SystemClock()

@@ -41,7 +41,8 @@ from nastui.sim.engine import Engine, SimState
 from nastui.sim.grid import rng_for
 from nastui.sim.pools import ScrubOverride, build_pools, scrub_action
 from nastui.sim.scenarios import DEFAULT_SCENARIO, Scenario, get_scenario
-from nastui.sim.swap import Hands, apply_hands, load_hands
+from nastui.sim.selftest import SimTester
+from nastui.sim.swap import Hands, SimSwap, apply_hands, load_hands
 from nastui.sim.thermal import fan_reading, sensor_reading
 
 
@@ -85,6 +86,10 @@ class SimBackend:
         self.hands_dir: Path | None = None
         """Where the demo keeps them: read again at every snapshot when set, so a
         `nastui --demo swap sim ...` in another terminal shows in a running interface."""
+        self.swap = SimSwap(self)
+        """The swap's commands played as hands (the `Backend` protocol's swap)."""
+        self.tester = SimTester()
+        """Self-tests that progress with simulated time (the `Backend` protocol's tester)."""
         self._offset = offset
         self._store = store
         self._synced: DemoState | None = None

@@ -20,6 +20,7 @@ import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from nastui.model import (
     BaySlot,
@@ -32,7 +33,11 @@ from nastui.model import (
     ScanKind,
     Vdev,
 )
+from nastui.safeio import STATE_LIMIT, read_text_bounded, write_atomic
 from nastui.sim.plan import ScanPlan
+from nastui.swap.logic.argv import Ran, argv_for
+from nastui.swap.logic.burnin import BurnIn, burnin_argv
+from nastui.swap.logic.hands import Members
 from nastui.swap.logic.names import Op, OpKind
 from nastui.swap.logic.plan import Sectors, locate_member, rebuild_estimate
 
@@ -82,9 +87,10 @@ class Hands:
 
 
 def load_hands(directory: Path) -> Hands:
-    """The hands kept in `directory` (none when there is no file or it is unreadable)."""
+    """The hands kept in `directory` (none when there is no file or it is unreadable: a FIFO
+    or a huge file in its place is refused at once, `nastui.safeio`)."""
     try:
-        return decode_hands((directory / HANDS_FILE).read_text(encoding="utf-8"))
+        return decode_hands(read_text_bounded(directory / HANDS_FILE, STATE_LIMIT))
     except OSError:
         return Hands()
 
@@ -341,3 +347,57 @@ def member_of(snapshot: HostSnapshot, key: str) -> Mapping[str, str]:
         if found is not None:
             return {"pool": pool.name, "member": found[1].name}
     return {}
+
+
+class HandsHolder(Protocol):
+    """Where the simulator keeps the hands (`SimBackend`): applied to every snapshot."""
+
+    hands: Hands
+    hands_dir: Path | None
+
+
+class SimSwap:
+    """The swap's hands on the simulator (`nastui.swap.logic.hands.SwapHands`): its commands
+    become hands on the box, kept in the demo's state directory when it has one (so another
+    command, or a running interface, sees them), in memory otherwise."""
+
+    def __init__(self, box: HandsHolder) -> None:
+        self._box = box
+
+    def add(self, hands: Iterable[Hand]) -> None:
+        """Record what the operator (or a simulated command) did to the box, and keep it."""
+        for hand in hands:
+            self._box.hands = self._box.hands.plus(hand)
+        self.save()
+
+    def wait(self, seconds: float) -> None:
+        """Move the demo's time on by `seconds` (`nastui --demo swap sim wait`), and keep it."""
+        hands = self._box.hands
+        self._box.hands = dataclasses.replace(hands, offset_s=hands.offset_s + seconds)
+        self.save()
+
+    def save(self) -> None:
+        """hands.json in the demo's state directory (none for a demo without one)."""
+        if self._box.hands_dir is not None:
+            write_atomic(self._box.hands_dir / HANDS_FILE, encode_hands(self._box.hands), 0o644)
+
+    def sectors(self, snapshot: HostSnapshot) -> dict[str, Sectors]:
+        """512e for disks, 4Kn for a "4kn" insert (`sectors_of`)."""
+        return sectors_of(self._box.hands, snapshot)
+
+    async def in_use(self, drive: Drive) -> tuple[str, ...]:
+        """Its holders and partitions (a "used" insert has both)."""
+        return tuple(f"holder {h}" for h in drive.holders) + tuple(
+            f"partition {p}" for p in drive.partitions
+        )
+
+    async def write(
+        self, ops: tuple[Op, ...], at: float, *, new_key: str, members: Members
+    ) -> list[Ran]:
+        """The commands played as hands (`hands_for`): an offline, a rebuild started."""
+        self.add(hands_for(ops, at, new_key=new_key, members=members))
+        return [Ran(argv_for(op), True, "done (simulated)") for op in ops]
+
+    async def burn_in(self, device: str, tool: str, timeout: float) -> BurnIn:
+        """A simulated drive is never in use and never fails its burn-in."""
+        return BurnIn(True, False, "nothing found (simulated)", burnin_argv(tool, device))

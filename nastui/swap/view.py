@@ -1,6 +1,6 @@
 """`nastui swap` as text and JSON: the plan, the swap in progress, the log.
 
-Commands are printed as shell words from `nastui.swap.io.argv.argv_for`, so what the plan
+Commands are printed as shell words from `nastui.swap.logic.argv.argv_for`, so what the plan
 shows is exactly what `swap start` and `swap replace` run.
 """
 
@@ -12,7 +12,7 @@ import time
 from typing import Any
 
 from nastui.core import units
-from nastui.swap.io.argv import argv_for
+from nastui.swap.logic.argv import argv_for
 from nastui.swap.logic.names import Op, Stage
 from nastui.swap.logic.plan import SwapPlan
 from nastui.swap.logic.redundancy import Redundancy

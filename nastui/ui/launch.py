@@ -70,7 +70,7 @@ def run_ui(args: argparse.Namespace) -> int:
         session,
         ascii_only=ascii_only,
         initial=initial,
-        history_loader=partial(history_for, source, session, os.environ),
+        history_loader=partial(history_for, session),
     )
     app.run()
     return app.return_code or 0

@@ -16,8 +16,7 @@ from pathlib import Path
 from textual.pilot import Pilot
 
 from nastui.session import Session, Source, open_session
-from nastui.sim import SimBackend
-from nastui.sim.swap import Hand
+from nastui.sim.swap import Hand, SimSwap
 from nastui.ui.app import NastuiApp, make_app
 
 
@@ -167,12 +166,12 @@ def _take(shot: Shot, session: Session) -> str:
 
 async def _hands(app: NastuiApp, hands: tuple[tuple[str, int], ...]) -> None:
     """The operator's hands on the demo box (`nastui swap sim`), then a fresh snapshot."""
-    sim = app.session.backend
-    assert isinstance(sim, SimBackend)
+    sim = app.session.backend.swap
+    assert isinstance(sim, SimSwap)  # every shot is of the simulator
     now = app.session.clock.now()
     for kind, bay in hands:
         what, _, variant = kind.partition("-")
-        sim.hands = sim.hands.plus(Hand(what, now, bay, variant or "new"))
+        sim.add([Hand(what, now, bay, variant or "new")])
     app.poll_now()
     await app.workers.wait_for_complete()
 

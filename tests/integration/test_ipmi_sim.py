@@ -13,13 +13,16 @@ from pathlib import Path
 
 import pytest
 
+from nastui.collectors import runner
 from nastui.collectors.fans import FanCollector
 from nastui.collectors.ipmi import IpmiTarget
 from nastui.config import Config, PollConfig
 from nastui.control.locate import NoLocator
 from nastui.model import Fan, HostSnapshot, Sensor
+from nastui.selftest.io.tester import SmartctlTester
 from nastui.session import Session
 from nastui.sim.clock import FakeClock
+from nastui.swap.io.machine import MachineSwap
 from tests.conftest import REPO, require_tool
 from tests.waiting import wait_for
 
@@ -134,6 +137,8 @@ class FansOnly:
     def __init__(self, fans: FanCollector, clock: FakeClock) -> None:
         self._fans = fans
         self._clock = clock
+        self.swap = MachineSwap(Path("/"), runner.run)  # the Backend's capabilities, unused
+        self.tester = SmartctlTester(runner.run)
 
     @property
     def host(self) -> str:

@@ -26,8 +26,9 @@ import pytest
 from nastui.collectors.pools import PoolCollector
 from nastui.collectors.runner import run
 from nastui.model import BaySlot, Drive, DriveIdentity, HostSnapshot, PoolKind
-from nastui.swap.io.argv import argv_for, run_ops
+from nastui.swap.io.machine import run_ops
 from nastui.swap.io.probe import in_use, sectors
+from nastui.swap.logic.argv import argv_for
 from nastui.swap.logic.check import check_new_drive
 from nastui.swap.logic.names import Stage, stable_disk
 from nastui.swap.logic.plan import make_plan

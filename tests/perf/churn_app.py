@@ -23,6 +23,7 @@ class ChurningBackend:
 
     def __init__(self, sim: SimBackend) -> None:
         self._sim = sim
+        self.swap, self.tester = sim.swap, sim.tester
 
     @property
     def host(self) -> str:

@@ -172,6 +172,7 @@ class CountingBackend:
     def __init__(self, sim: SimBackend) -> None:
         self.sim = sim
         self.collected = 0
+        self.swap, self.tester = sim.swap, sim.tester
 
     @property
     def host(self) -> str:

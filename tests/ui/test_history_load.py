@@ -14,7 +14,7 @@ async def test_history_arrives_after_start_and_fills_the_store() -> None:
     session = open_session(source, {})
     assert session.history is None
     host = session.backend.host
-    app = make_app(session, live=False, history_loader=partial(history_for, source, session, {}))
+    app = make_app(session, live=False, history_loader=partial(history_for, session))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         await app.workers.wait_for_complete()

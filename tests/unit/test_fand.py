@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from nastui import exits
+from nastui.collectors import runner
 from nastui.config import Config, FanConfig, FanDriver, load_config
 from nastui.control.locate import NoLocator
 from nastui.daemonlog import Log
@@ -31,9 +32,11 @@ from nastui.model import (
     TempSource,
     ZoneMode,
 )
+from nastui.selftest.io.tester import SmartctlTester
 from nastui.session import Session, Source
 from nastui.sim.clock import FakeClock
 from nastui.sim.plant import Plant, PlantSpec
+from nastui.swap.io.machine import MachineSwap
 from tests.fakehwmon import add_chip, add_coretemp, read
 from tests.fakesys import SATA_PARENT, FakeDisk, build
 
@@ -51,6 +54,8 @@ class PlantBackend:
         self.clock = clock
         self.blind = False
         self.broken = False
+        self.swap = MachineSwap(Path("/"), runner.run)  # the Backend's capabilities, unused
+        self.tester = SmartctlTester(runner.run)
 
     @property
     def host(self) -> str:

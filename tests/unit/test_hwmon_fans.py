@@ -8,12 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from nastui.collectors import hwmon_fans
+from nastui.collectors import hwmon_fans, runner
 from nastui.collectors.fans import FanCollector, FanReport
 from nastui.collectors.local import LocalBackend
 from nastui.config import Config, FanConfig, FanDriver
 from nastui.core.clock import Clock
 from nastui.model import CollectorError, Fan, HostSnapshot, Sensor
+from nastui.selftest.io.tester import SmartctlTester
+from nastui.swap.io.machine import MachineSwap
 from tests.fakehwmon import NCT_DEVICE, add_chip, add_coretemp, corpus_tree
 from tests.fakepools import install
 from tests.fakesys import SATA_PARENT, FakeDisk, build
@@ -167,7 +169,13 @@ async def test_the_local_backend_reports_fans_and_cpu(
     add_coretemp(tmp_path, 47.0)
     cfg = config(FRONT)
     clock: Clock = Clock0()
-    backend = LocalBackend(cfg, root=tmp_path, clock=clock)
+    backend = LocalBackend(
+        cfg,
+        root=tmp_path,
+        clock=clock,
+        swap=MachineSwap(tmp_path, runner.run),
+        tester=SmartctlTester(runner.run),
+    )
     snapshot = await backend.collect()
     assert [f.name for f in snapshot.fans] == ["front"]
     assert snapshot.sensors == (Sensor("CPU package", 47.0, "C", "coretemp"),)

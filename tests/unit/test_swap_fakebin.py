@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from nastui.collectors import runner
-from nastui.swap.io.argv import argv_for, run_ops
+from nastui.swap.io.machine import run_ops
+from nastui.swap.logic.argv import argv_for
 from nastui.swap.logic.names import Op, Stage
 from nastui.swap.logic.plan import make_plan
 from tests.fakepools import FakeTools, install

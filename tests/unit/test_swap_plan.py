@@ -4,7 +4,7 @@ exact commands (argv tuples) for mirror, raidz1-3, dRAID, hot spares and md 1/5/
 from __future__ import annotations
 
 from nastui.model import HostSnapshot
-from nastui.swap.io.argv import argv_for, unsafe
+from nastui.swap.logic.argv import argv_for, unsafe
 from nastui.swap.logic.names import NEW, Stage
 from nastui.swap.logic.plan import SwapPlan, make_plan
 from tests.swapcorpus import md_snapshot, snapshot, zpool_snapshot

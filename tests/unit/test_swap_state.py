@@ -16,7 +16,7 @@ from nastui.model import (
     Vdev,
 )
 from nastui.swap.flow.box import replace_ops
-from nastui.swap.io.argv import argv_for
+from nastui.swap.logic.argv import argv_for
 from nastui.swap.logic.check import blocking, check_new_drive
 from nastui.swap.logic.codec import decode_swap, encode_swap, failed_serials, log_record
 from nastui.swap.logic.names import NEW, Op, OpKind, Stage

@@ -14,16 +14,13 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from nastui.collectors.runner import run as run_command
 from nastui.core.clock import due
 from nastui.core.drivepolicy import is_virtual
 from nastui.model import Alert, Drive, Health, HostSnapshot, Notice, NoticeKind, ScanState, Subject
-from nastui.selftest.io.tester import SmartctlTester, Tester
 from nastui.selftest.logic.book import Book, DriveTests, Result, Run, finished, log_times
 from nastui.selftest.logic.plan import Candidate, Decision, SelftestKind, SelftestPolicy, plan
+from nastui.selftest.logic.tester import Tester
 from nastui.selftest.logic.text import Progress, StartAnswer, StartOutcome
-from nastui.sim.backend import SimBackend
-from nastui.sim.selftest import SimTester
 
 GIVE_UP_S = 2 * 86400.0  # a test not seen ending in two days is forgotten (power loss, reset)
 RETRY_S = 3600.0  # a start that did not happen (asleep, refused) is tried again an hour later
@@ -53,13 +50,6 @@ class Outcome:
             )
             for line in self.lines
         ]
-
-
-def tester_for(backend: object, timeout: float = 20.0) -> Tester:
-    """The simulator's tester on the demo, smartctl's elsewhere."""
-    if isinstance(backend, SimBackend):
-        return SimTester()
-    return SmartctlTester(getattr(backend, "run", run_command), timeout=timeout)
 
 
 def vdev_groups(snapshot: HostSnapshot) -> Iterator[tuple[str, ...]]:

@@ -14,8 +14,9 @@ from nastui.collectors.confine import is_other_box
 from nastui.control.statefile import StateError
 from nastui.daemonlog import Log
 from nastui.model import HostSnapshot
-from nastui.selftest.flow.cycle import Outcome, follow_and_start, tester_for
-from nastui.selftest.io.tester import Tester, load_book, save_book
+from nastui.selftest.flow.cycle import Outcome, follow_and_start
+from nastui.selftest.io.tester import load_book, save_book
+from nastui.selftest.logic.tester import Tester
 from nastui.session import Session
 
 
@@ -25,7 +26,7 @@ class SelftestDuty:
     def __init__(self, session: Session, log: Log, tester: Tester | None = None) -> None:
         self.session = session
         self.log = log
-        self.tester = tester or tester_for(session.backend, session.config.poll.command_timeout_s)
+        self.tester = tester or session.backend.tester
         self._problem: str | None = None
 
     async def cycle(self, snapshot: HostSnapshot, now: float) -> Outcome | None:

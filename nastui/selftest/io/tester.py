@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Protocol
 
 from nastui.control.runproto import Runner
 from nastui.control.statefile import read_or_empty, write_atomic
@@ -34,18 +33,6 @@ from nastui.selftest.logic.text import (
 BOOK_FILE = "selftests.json"
 # Sample: sda   sdaa   nvme0n1   vdb   (kernel names of whole disks only: allowlisted)
 _DEV = re.compile(r"(?:sd[a-z]{1,4}|nvme\d{1,3}n\d{1,3}|vd[a-z]{1,3}|xvd[a-z]{1,3}|hd[a-z])")
-
-
-class Tester(Protocol):
-    """Something that starts self-tests and reads their progress (smartctl, the simulator)."""
-
-    async def start(self, drive: Drive, kind: SelftestKind) -> StartAnswer:
-        """Start `kind` on `drive`; never raises for a tool failure."""
-        ...
-
-    async def progress(self, drive: Drive, run: Run, now: float) -> Progress:
-        """How far the test `run` on `drive` is; unknown when it cannot be read."""
-        ...
 
 
 def checked_dev(dev: str) -> str:

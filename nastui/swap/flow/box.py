@@ -2,39 +2,30 @@
 them): open the box and the swap's state directory, start, follow, check the new drive,
 replace, finish, abort.
 
-On the real machine the writes run through `nastui.swap.io.argv.run_ops` and the one
-runner; on the demo they become hands on the simulator (`nastui.sim.swap`), kept in the
-demo's own state directory, so a demo never touches the real swap file.
+What the swap reads and writes beyond a snapshot goes through the box's own hands
+(`Backend.swap`, a `nastui.swap.logic.hands.SwapHands`): on the real machine the commands run
+through the session's runner (`nastui.swap.io.machine`); on the demo they become hands on the
+simulator (`nastui.sim.swap`). The swap file is kept in the session's state directory: the
+demo's own, so a demo never touches the real swap file.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from pathlib import Path
 
-from nastui.collectors import runner
 from nastui.config import ConfigError
 from nastui.config.baybind import rebind
 from nastui.control.locate_ladder import LadderLocator
-from nastui.control.statefile import write_atomic
 from nastui.core.statefiles import BLINK
 from nastui.model import HostSnapshot, LocateResult
 from nastui.session import Session
-from nastui.sim import SimBackend
-from nastui.sim.swap import (
-    HANDS_FILE,
-    Hand,
-    encode_hands,
-    hands_for,
-    sectors_of,
-)
 from nastui.swap.flow.status import swap_dir
-from nastui.swap.io.argv import Ran, argv_for, run_ops
-from nastui.swap.io.probe import in_use, sectors
 from nastui.swap.io.store import SwapStore
+from nastui.swap.logic.argv import Ran
 from nastui.swap.logic.check import check_new_drive
 from nastui.swap.logic.codec import failed_serials
+from nastui.swap.logic.hands import SwapHands
 from nastui.swap.logic.names import Op, OpKind, Stage, stable_disk
 from nastui.swap.logic.plan import Needs, Sectors, SwapPlan, make_plan
 from nastui.swap.logic.state import DriveRef, Swap, SwapPhase, advance
@@ -42,18 +33,16 @@ from nastui.swap.logic.state import DriveRef, Swap, SwapPhase, advance
 
 @dataclass
 class Box:
-    """An opened box for a swap: the session, a fresh snapshot, the swap files, and the root."""
+    """An opened box for a swap: the session, a fresh snapshot, and the swap files."""
 
     session: Session
     snapshot: HostSnapshot
     store: SwapStore
-    root: Path
 
     @property
-    def sim(self) -> SimBackend | None:
-        """The simulator, on the demo."""
-        backend = self.session.backend
-        return backend if isinstance(backend, SimBackend) else None
+    def hands(self) -> SwapHands:
+        """What the swap reads and writes on this box (the machine's, or the simulator's)."""
+        return self.session.backend.swap
 
     @property
     def now(self) -> float:
@@ -62,34 +51,16 @@ class Box:
 
     def sectors(self) -> dict[str, Sectors]:
         """Sector sizes of every drive (sysfs; the simulator's own on the demo)."""
-        if self.sim is not None:
-            return sectors_of(self.sim.hands, self.snapshot)
-        found = {d.key: sectors(self.root, d.dev) for d in self.snapshot.drives}
-        return {k: v for k, v in found.items() if v is not None}
+        return self.hands.sectors(self.snapshot)
 
     def plan(self, target: str, in_place: bool | None = None) -> SwapPlan:
         """The plan for `target` on this snapshot."""
         return make_plan(self.snapshot, target, self.sectors(), in_place=in_place)
 
-    def add_hands(self, hands: list[Hand]) -> None:
-        """Record what the operator (or a simulated command) did to the demo box."""
-        sim = self.sim
-        if sim is None or not hands:
-            return
-        for hand in hands:
-            sim.hands = sim.hands.plus(hand)
-        self.save_hands()
 
-    def save_hands(self) -> None:
-        """Keep the demo's hands (and clock offset) in its state directory."""
-        if self.sim is not None:
-            write_atomic(self.store.directory / HANDS_FILE, encode_hands(self.sim.hands), 0o644)
-
-
-def open_box(session: Session, snapshot: HostSnapshot, root: Path | None = None) -> Box:
-    """The box for this session and snapshot (`root`: the tree `--root` names). On the demo
-    the simulator reads its hands at every snapshot (`SimBackend.hands_dir`)."""
-    return Box(session, snapshot, SwapStore(swap_dir(session)), root or Path("/"))
+def open_box(session: Session, snapshot: HostSnapshot) -> Box:
+    """The box for this session and snapshot."""
+    return Box(session, snapshot, SwapStore(swap_dir(session)))
 
 
 async def _locate(box: Box, swap: Swap, on: bool) -> LocateResult | None:
@@ -142,13 +113,8 @@ def new_swap(box: Box, plan: SwapPlan) -> Swap:
 
 
 async def execute(box: Box, swap: Swap, ops: tuple[Op, ...], new_key: str = "") -> list[Ran]:
-    """Run the writes (real) or play them on the simulator (demo)."""
-    if box.sim is None:
-        timeout = max(60.0, box.session.config.poll.command_timeout_s)
-        return await run_ops(ops, runner.run, timeout=timeout)
-    hands = hands_for(ops, box.now, new_key=new_key, members=swap.members)
-    box.add_hands(hands)
-    return [Ran(argv_for(op), True, "done (simulated)") for op in ops]
+    """Run the writes on the box (played as hands on the simulator)."""
+    return await box.hands.write(ops, box.now, new_key=new_key, members=swap.members)
 
 
 async def check(box: Box, swap: Swap) -> Swap:
@@ -159,12 +125,7 @@ async def check(box: Box, swap: Swap) -> Swap:
     if drive is None:
         return swap
     path = stable_disk(drive)
-    if box.sim is not None:
-        uses = tuple(f"holder {h}" for h in drive.holders) + tuple(
-            f"partition {p}" for p in drive.partitions
-        )
-    else:
-        uses = await in_use(f"/dev/{drive.dev}", box.root)
+    uses = await box.hands.in_use(drive)
     plan = box.plan(swap.old.key) if box.snapshot.drive(swap.old.key) else None
     needs = plan.needs if plan is not None else None
     if needs is None:

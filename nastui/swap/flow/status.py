@@ -8,24 +8,21 @@ advances a copy on the snapshot (pure), without the swap's write side or the gua
 from __future__ import annotations
 
 import dataclasses
-import os
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from nastui.core.statefiles import state_dir
 from nastui.model import Alert, HostSnapshot
 from nastui.session import Session
-from nastui.sim import SimBackend
 from nastui.swap.io.store import SwapStore
 from nastui.swap.logic.alerts import explained_by_swap, with_swap_alerts
 from nastui.swap.logic.state import advance
 
 
 def swap_dir(session: Session) -> Path:
-    """The state directory the swap of this source is kept in: the demo's own state directory
-    on the simulator (never the machine's), or a directory of this process's when the demo
+    """The state directory the swap of this source is kept in: the session's (the machine's,
+    or the demo's own, never the machine's), or a directory of this process's when the demo
     keeps no state (no HOME, XDG_STATE_HOME or NASTUI_STATE_DIR: tests, screenshots), made
     when a swap is first written there."""
     kept = _kept_dir(session)
@@ -42,11 +39,9 @@ _SCRATCH: list[Path] = []
 def _kept_dir(session: Session) -> Path | None:
     """Where a swap of this source may already be kept; None for a stateless demo that has not
     written one, so readers (`status`, every daemon cycle) never make a directory."""
-    if isinstance(session.backend, SimBackend):
-        if session.state_dir is not None:
-            return session.state_dir
-        return _SCRATCH[0] if _SCRATCH else None
-    return state_dir(os.environ, os.geteuid())
+    if session.state_dir is not None:
+        return session.state_dir
+    return _SCRATCH[0] if _SCRATCH else None
 
 
 def status_view(session: Session, snapshot: HostSnapshot) -> tuple[list[str], bool]:

@@ -15,9 +15,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from nastui.swap.flow.box import Box, execute, follow, locate, new_swap, replace_ops
-from nastui.swap.io.burnin import BurnIn, burn_in
 from nastui.swap.io.store import SwapBusy, SwapLock
-from nastui.swap.logic.burnin import burnin_argv
 from nastui.swap.logic.names import Stage
 from nastui.swap.logic.state import Swap, SwapPhase
 
@@ -231,10 +229,7 @@ async def _burnin(box: Box, serial: str, tool: str, timeout: float) -> Outcome:
         return swap
     assert swap.new is not None
     device = swap.new.path or f"/dev/{swap.new.dev}"
-    if box.sim is not None:
-        done = BurnIn(True, False, "nothing found (simulated)", burnin_argv(tool, device))
-    else:
-        done = await burn_in(device, tool, root=box.root, timeout=timeout)
+    done = await box.hands.burn_in(device, tool, timeout)
     line = f"burn-in {' '.join(done.argv)}: {done.text}"
     out = Outcome(swap, ran=[line])
     if done.refused:

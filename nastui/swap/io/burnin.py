@@ -18,7 +18,6 @@ import asyncio
 import contextlib
 import dataclasses
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 from nastui.bench.guard import ExclusiveHold, GuardRefused
@@ -27,28 +26,9 @@ from nastui.collectors import runner
 from nastui.collectors.fio_host import LocalBenchHost
 from nastui.collectors.fio_target import RunFn, TargetError, inspect_target
 from nastui.model import BenchTarget
-from nastui.swap.logic.burnin import BADBLOCKS, burnin_argv, parse_badblocks, parse_fio
+from nastui.swap.logic.burnin import BADBLOCKS, BurnIn, burnin_argv, parse_badblocks, parse_fio
 
-__all__ = ["BurnIn", "burn_in"]
-
-
-@dataclass(frozen=True, slots=True)
-class BurnIn:
-    """How a burn-in went.
-
-    Attributes:
-        passed: it ran to the end and found nothing.
-        refused: it did not run (the device is in use, or cannot be opened), or it was
-            stopped because the device came into use; the text says which.
-        text: one line: the finding, or why it was refused.
-        argv: the command, naming the device as the operator knows it (the tool itself was
-            given the held descriptor's path).
-    """
-
-    passed: bool
-    refused: bool
-    text: str
-    argv: tuple[str, ...]
+__all__ = ["burn_in"]
 
 
 async def burn_in(

@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 
-__all__ = ["BADBLOCKS", "FIO", "TOOLS", "burnin_argv", "parse_badblocks", "parse_fio"]
+__all__ = ["BADBLOCKS", "FIO", "TOOLS", "BurnIn", "burnin_argv", "parse_badblocks", "parse_fio"]
 
 BADBLOCKS = "badblocks"
 FIO = "fio"
@@ -30,6 +31,25 @@ _PASS = re.compile(
     r"Pass completed, (?P<bad>\d+) bad blocks found\. "
     r"\((?P<read>\d+)/(?P<write>\d+)/(?P<corrupt>\d+) errors\)"
 )
+
+
+@dataclass(frozen=True, slots=True)
+class BurnIn:
+    """How a burn-in went.
+
+    Attributes:
+        passed: it ran to the end and found nothing.
+        refused: it did not run (the device is in use, or cannot be opened), or it was
+            stopped because the device came into use; the text says which.
+        text: one line: the finding, or why it was refused.
+        argv: the command, naming the device as the operator knows it (the tool itself was
+            given the held descriptor's path).
+    """
+
+    passed: bool
+    refused: bool
+    text: str
+    argv: tuple[str, ...]
 
 
 def burnin_argv(tool: str, device: str) -> tuple[str, ...]:

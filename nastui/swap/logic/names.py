@@ -2,7 +2,7 @@
 
 Commands never name a drive by its kernel name (sdc moves on reboot): the new drive and any
 member nastui names itself go by /dev/disk/by-vdev, else /dev/disk/by-id; a loop device (the
-tests) keeps /dev/loopN. `Op` is one write a swap makes; `nastui.swap.io.argv` turns it into
+tests) keeps /dev/loopN. `Op` is one write a swap makes; `nastui.swap.logic.argv` turns it into
 the argument list, and the plan prints those.
 """
 

@@ -9,7 +9,6 @@ CRITICAL line naming the bay to put back. The work runs in a worker, never on th
 from __future__ import annotations
 
 import textwrap
-from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
@@ -75,8 +74,7 @@ class SwapScreen(NasScreen):
         scroll.focus()
 
     def _box(self, snapshot: HostSnapshot) -> Box:
-        root = getattr(self.nas.session.backend, "root", None)
-        return open_box(self.nas.session, snapshot, root if isinstance(root, Path) else None)
+        return open_box(self.nas.session, snapshot)
 
     def show(self, snapshot: HostSnapshot) -> None:
         self.follow(snapshot)

@@ -1,20 +1,16 @@
-"""The argument lists of a swap's writes, and running them in order (the write side).
+"""The argument lists of a swap's writes (pure), and what running one gave (`Ran`).
 
-`argv_for(op)` is pure: one tuple per `nastui.swap.logic.names.Op`, asserted as tuples in the
-tests. `run_ops` runs them through the runner the front end hands in (the one subprocess
-chokepoint, `nastui.collectors.runner.run`), stopping at the first failure; nothing runs with
-the placeholder still in it, and every path must be a stable name (never /dev/sdX).
+`argv_for(op)`: one tuple per `nastui.swap.logic.names.Op`, asserted as tuples in the tests.
+`unsafe` says why one must not run: the placeholder still in it, or a name that is not stable
+(never /dev/sdX). The real machine runs them in `nastui.swap.io.machine`; the simulator plays
+them as hands (`nastui.sim.swap`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
-from nastui.control.runproto import Runner, RunResult
 from nastui.swap.logic.names import NEW, Op, OpKind, kernel_name
-
-REPLACE_TIMEOUT_S = 120.0
 
 
 def argv_for(op: Op) -> tuple[str, ...]:
@@ -58,28 +54,3 @@ class Ran:
     argv: tuple[str, ...]
     ok: bool
     line: str
-
-
-def _line(result: RunResult) -> str:
-    lines = (result.stderr.strip() or result.stdout.strip()).splitlines()
-    return lines[-1].strip() if lines else result.describe()
-
-
-async def run_ops(
-    ops: Sequence[Op], run: Runner, *, timeout: float = REPLACE_TIMEOUT_S
-) -> list[Ran]:
-    """Run the operations in order; stop at the first that fails or is unsafe."""
-    done: list[Ran] = []
-    for op in ops:
-        argv = argv_for(op)
-        why = unsafe(argv)
-        if why is not None:
-            done.append(Ran(argv, False, why))
-            break
-        # `btrfs replace start` leaves a child running the replace, holding its output open
-        background = op.kind is OpKind.BTRFS_REPLACE
-        result = await run(argv, timeout=timeout, leaves_child=background)
-        done.append(Ran(argv, result.ok, _line(result) if not result.ok else "done"))
-        if not result.ok:
-            break
-    return done
