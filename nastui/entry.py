@@ -29,7 +29,12 @@ def _run_ui(args: argparse.Namespace) -> int:
             )
             return exits.EX_UNAVAILABLE
         raise
-    return run_ui(args)
+    try:
+        return run_ui(args)
+    except exits.CommandExit as exc:  # the interface's start: the one catch, as run_headless
+        if exc.message:
+            print(exc.message, file=sys.stderr)
+        return exc.code
 
 
 def _crash(args: argparse.Namespace | None, exc: BaseException) -> int:

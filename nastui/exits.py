@@ -19,3 +19,18 @@ EX_CANTCREAT = 73  # cannot create or write an output file
 EX_NOPERM = 77  # permission denied
 EX_CONFIG = 78  # configuration error
 INTERRUPTED = 130  # Ctrl-C
+
+
+class CommandExit(Exception):
+    """A command ends here with `code`, after `message` (one line naming the thing and the fix;
+    empty when it was already said) on stderr.
+
+    Raised where the trouble is found (the configuration cannot be read, a scenario does not
+    exist); caught once where the command runs (`nastui.cli.main.run_headless`, the interface's
+    start in `nastui.entry`), never passed back as a `Result | int`.
+    """
+
+    def __init__(self, code: int, message: str = "") -> None:
+        super().__init__(message or f"exit {code}")
+        self.code = code
+        self.message = message

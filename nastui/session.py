@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO, TypeVar
+from typing import TypeVar
 
 from nastui import exits
 from nastui.collectors import runner, standin
@@ -161,20 +161,18 @@ def load_for(source: Source, env: Mapping[str, str], tree: Tree | None = None) -
     return load_config(path)
 
 
-def open_or_explain(source: Source, env: Mapping[str, str], err: TextIO) -> Session | int:
-    """`open_session` for front ends: the session, or the exit code after one line on `err`
-    naming what is wrong (EX_CONFIG for the configuration, EX_USAGE for a scenario name)."""
+def open_or_exit(source: Source, env: Mapping[str, str]) -> Session:
+    """`open_session` for front ends: what cannot be opened ends the command
+    (`nastui.exits.CommandExit`: EX_CONFIG for the configuration, EX_USAGE for a scenario
+    name, EX_DATAERR for a `--root` that is not a tree or a bundle), with one line naming it."""
     try:
         return open_session(source, env)
     except ConfigError as exc:
-        print(f"nastui: {exc}", file=err)
-        return exits.EX_CONFIG
+        raise exits.CommandExit(exits.EX_CONFIG, f"nastui: {exc}") from None
     except UnknownScenario as exc:
-        print(f"nastui: {exc}", file=err)
-        return exits.EX_USAGE
+        raise exits.CommandExit(exits.EX_USAGE, f"nastui: {exc}") from None
     except BundleError as exc:
-        print(f"nastui: --root {exc}", file=err)
-        return exits.EX_DATAERR
+        raise exits.CommandExit(exits.EX_DATAERR, f"nastui: --root {exc}") from None
 
 
 def open_session(source: Source, env: Mapping[str, str]) -> Session:

@@ -39,7 +39,7 @@ from nastui.core.units import age
 from nastui.history.db import HISTORY_FILE, History, HistoryError
 from nastui.model import Alert, FleetHost, HostSnapshot
 from nastui.notify import notifiers_from, send_test
-from nastui.session import Session, Source, open_or_explain
+from nastui.session import Session, Source, open_or_exit
 
 # Sample: 7d   12h   30m   90s   2w
 _DURATION = re.compile(r"^(?P<n>\d+(?:\.\d+)?)(?P<unit>[smhdw])$")
@@ -87,15 +87,12 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     return action[args.alert_action](args, out)
 
 
-def _config(args: argparse.Namespace) -> Config | int:
-    session = open_for(args)
-    return session if isinstance(session, int) else session.config
+def _config(args: argparse.Namespace) -> Config:
+    return open_for(args).config
 
 
 def _test(args: argparse.Namespace, out: TextIO) -> int:
     config = _config(args)
-    if isinstance(config, int):
-        return config
     notifiers = notifiers_from(config.alerts, os.environ)
     if not notifiers:
         where = str(config.path) if config.path else "a configuration file"
@@ -116,13 +113,11 @@ def _test(args: argparse.Namespace, out: TextIO) -> int:
     return exits.WARNING if failed else exits.OK
 
 
-def _standing(args: argparse.Namespace) -> tuple[Session, str, tuple[Alert, ...]] | int:
+def _standing(args: argparse.Namespace) -> tuple[Session, str, tuple[Alert, ...]]:
     """The box's alerts, then its fleet's (`[[ups]]`, `[[host]]`, each "HOST/KEY"), as the
     daemon sends them, polled once, the acknowledgements applied."""
     source = dataclasses.replace(Source.from_options(args), fleet=True)
-    session = open_or_explain(source, os.environ, sys.stderr)
-    if isinstance(session, int):
-        return session
+    session = open_or_exit(source, os.environ)
     snapshot, hosts = asyncio.run(_poll_with_fleet(session))
     polled = {h.name for h in hosts}
     if any(u.name not in polled for u in session.config.ups):  # the demo's fleet is simulated
@@ -142,10 +137,7 @@ async def _poll_with_fleet(session: Session) -> tuple[HostSnapshot, tuple[FleetH
 
 
 def _list(args: argparse.Namespace, out: TextIO) -> int:
-    standing = _standing(args)
-    if isinstance(standing, int):
-        return standing
-    _, host, alerts = standing
+    _, host, alerts = _standing(args)
     if args.json:
         entries = [
             {
@@ -183,10 +175,7 @@ def _find(alerts: tuple[Alert, ...], key: str) -> Alert | str:
 
 
 def _ack(args: argparse.Namespace, out: TextIO) -> int:
-    standing = _standing(args)
-    if isinstance(standing, int):
-        return standing
-    session, _, alerts = standing
+    session, _, alerts = _standing(args)
     alert = _find(alerts, args.key)
     if isinstance(alert, str):
         print(f"nastui: {alert}", file=sys.stderr)
@@ -207,8 +196,6 @@ def _ack(args: argparse.Namespace, out: TextIO) -> int:
 
 def _unack(args: argparse.Namespace, out: TextIO) -> int:
     session = open_for(args)
-    if isinstance(session, int):
-        return session
     known = {a.key for a in (*session.legacy_acks, *session.alert_acks())}
     keys = sorted(k for k in known if k == args.key or args.key in k)
     if args.key in keys:
@@ -241,8 +228,6 @@ def _forget_legacy(key: str) -> None:
 
 def _log(args: argparse.Namespace, out: TextIO) -> int:
     session = open_for(args)  # the demo's log is its own daemon's, never the machine's
-    if isinstance(session, int):
-        return session
     try:
         history = _history(write=False, directory=session.writable_state_dir())
     except StateError as exc:

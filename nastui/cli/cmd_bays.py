@@ -33,10 +33,7 @@ def bays_data(snapshot: HostSnapshot, limits: Thresholds) -> dict[str, Any]:
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Collect once and draw the bays."""
-    opened = poll_once(args)
-    if isinstance(opened, int):
-        return opened
-    session, snapshot = opened
+    session, snapshot = poll_once(args)
     limits = session.config.thresholds
     if args.json:
         write_json(bays_data(snapshot, limits), out)

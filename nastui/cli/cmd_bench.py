@@ -233,8 +233,12 @@ def _demo_target(args: argparse.Namespace) -> BenchTarget:
     name = args.target
     if name is None or name.startswith(("/", ".")):
         return demo_target(name)
-    opened = poll_once(args)
-    drive = None if isinstance(opened, int) else find_drive(opened[1], name)[0]
+    try:
+        _, snapshot = poll_once(args)
+    except exits.CommandExit as exc:  # the demo's own target still serves: say why, go on
+        print(exc.message, file=sys.stderr)
+        return demo_target(name)
+    drive = find_drive(snapshot, name)[0]
     if drive is None:
         return demo_target(name)
     return directory_on(demo_target(), drive.identity, drive.dev)

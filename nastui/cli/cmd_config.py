@@ -11,7 +11,7 @@ from typing import TextIO
 from nastui import exits
 from nastui.cli.configcheck import config_check
 from nastui.control.statefile import StateError
-from nastui.session import Session, Source, open_or_explain
+from nastui.session import Session, Source, open_or_exit
 
 
 def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentParser) -> None:
@@ -44,9 +44,7 @@ def _init(args: argparse.Namespace, out: TextIO) -> int:
     env = {k: v for k, v in os.environ.items() if k != "NASTUI_CONFIG"}
     source = Source.from_options(args)
     source = Source(source.demo, source.scenario, source.seed, source.root, None, history=False)
-    session = open_or_explain(source, env, sys.stderr)
-    if isinstance(session, int):
-        return session
+    session = open_or_exit(source, env)
     text = render(session, source.demo, source.root)
     if text is None:
         print(

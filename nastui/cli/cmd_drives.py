@@ -169,10 +169,7 @@ def drives_data(session: Session, snapshot: HostSnapshot) -> dict[str, Any]:
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Collect once and list the drives."""
-    opened = poll_once(args)
-    if isinstance(opened, int):
-        return opened
-    session, snapshot = opened
+    session, snapshot = poll_once(args)
     if args.json:
         write_json(drives_data(session, snapshot), out)
         return exits.OK

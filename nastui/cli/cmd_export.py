@@ -46,31 +46,25 @@ def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentPars
     )
 
 
-def _snapshot(args: argparse.Namespace) -> tuple[HostSnapshot, Thresholds] | int:
+def _snapshot(args: argparse.Namespace) -> tuple[HostSnapshot, Thresholds]:
     if args.from_state is None:
-        opened = poll_once(args)
-        return opened if isinstance(opened, int) else (opened[1], opened[0].config.thresholds)
+        session, snapshot = poll_once(args)
+        return snapshot, session.config.thresholds
     path = Path(args.from_state) if args.from_state else None
     try:
         limits = load_for(Source.from_options(args), os.environ).thresholds
         return read_latest(path or default_latest_path(os.environ, os.geteuid())), limits
     except ConfigError as exc:
-        print(f"nastui: {exc}", file=sys.stderr)
-        return exits.EX_CONFIG
+        raise exits.CommandExit(exits.EX_CONFIG, f"nastui: {exc}") from None
     except BundleError as exc:
-        print(f"nastui: --root {exc}", file=sys.stderr)
-        return exits.EX_DATAERR
+        raise exits.CommandExit(exits.EX_DATAERR, f"nastui: --root {exc}") from None
     except LatestError as exc:
-        print(f"nastui: {exc}", file=sys.stderr)
-        return exits.EX_UNAVAILABLE
+        raise exits.CommandExit(exits.EX_UNAVAILABLE, f"nastui: {exc}") from None
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Collect (or read) once and write the metrics."""
-    found = _snapshot(args)
-    if isinstance(found, int):
-        return found
-    text = render(*found)
+    text = render(*_snapshot(args))
     if args.prometheus == "-":
         out.write(text)
         return exits.OK

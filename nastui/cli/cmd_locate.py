@@ -69,10 +69,7 @@ def _hold_blink(locator: LadderLocator, drive_key: str, out: TextIO) -> int:
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Find the drive, switch its bay's LED, report the method."""
-    opened = poll_once(args)
-    if isinstance(opened, int):
-        return opened
-    session, snapshot = opened
+    session, snapshot = poll_once(args)
     drive, bay = find_drive(snapshot, args.target)
     locator = session.locator
     on = not args.off

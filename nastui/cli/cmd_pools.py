@@ -163,10 +163,7 @@ def render_pools(snapshot: HostSnapshot, glyphs: Glyphs) -> str:
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Collect once and print the pools."""
-    opened = poll_once(args)
-    if isinstance(opened, int):
-        return opened
-    session, snapshot = opened
+    session, snapshot = poll_once(args)
     if args.json:
         write_json(pools_data(snapshot), out)
     else:

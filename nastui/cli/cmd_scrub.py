@@ -57,10 +57,7 @@ def exit_code(result: ScrubResult) -> int:
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Find the pool in a fresh poll, act on it, say what happened."""
-    opened = poll_once(args)
-    if isinstance(opened, int):
-        return opened
-    session, snapshot = opened
+    session, snapshot = poll_once(args)
     pool = find_pool(snapshot.pools, args.pool)
     if pool is None:
         names = ", ".join(p.name for p in snapshot.pools) or "none found"

@@ -51,10 +51,7 @@ def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentPars
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Poll once, then do the action."""
-    opened = poll_once(args)
-    if isinstance(opened, int):
-        return opened
-    session, snapshot = opened
+    session, snapshot = poll_once(args)
     action = {"start": _start, "status": _status, "schedule": _schedule}
     try:
         return action[args.selftest_action](args, session, snapshot, out)

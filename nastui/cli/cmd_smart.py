@@ -174,16 +174,14 @@ def find_drive(snapshot: HostSnapshot, target: str) -> tuple[Drive | None, int |
 
 def run_ack(args: argparse.Namespace, out: TextIO) -> int:
     """Acknowledge (or forget) a drive's findings."""
-    opened = poll_once(args)
-    if isinstance(opened, int):
-        return opened
-    drive, _ = find_drive(opened[1], args.drive)
+    session, snapshot = poll_once(args)
+    drive, _ = find_drive(snapshot, args.drive)
     if drive is None or not drive.identity.serial:
         why = "no such drive" if drive is None else "it has no serial number to keep it by"
         print(f"nastui: cannot acknowledge {args.drive}: {why}", file=sys.stderr)
         return exits.EX_USAGE
     try:
-        directory = opened[0].writable_state_dir()  # the machine's, or the demo's own
+        directory = session.writable_state_dir()  # the machine's, or the demo's own
         if args.clear:
             count = acks.clear(directory, drive.key, args.keys or None)
             out.write(f"{drive.label}: {count} acknowledgement(s) forgotten\n")

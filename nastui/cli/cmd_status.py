@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import io
 import os
 import sys
 from typing import TextIO
@@ -23,7 +22,7 @@ from nastui.core.assess import overall
 from nastui.core.capacity import WINDOW_S, metric, time_to_full
 from nastui.history.db import HistoryError
 from nastui.model import HostSnapshot
-from nastui.session import Session, Source, history_for, open_or_explain
+from nastui.session import Session, Source, history_for, open_or_exit
 from nastui.swap.flow.status import swap_view
 
 
@@ -57,11 +56,11 @@ def full_in(session: Session, snapshot: HostSnapshot, source_demo: bool) -> Full
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Collect once, print the summary, exit with the overall state."""
-    why = io.StringIO()
-    session = open_or_explain(Source.from_options(args), os.environ, why)
-    if isinstance(session, int):
-        sys.stderr.write(why.getvalue())
-        message = why.getvalue().strip().removeprefix("nastui: ")
+    try:
+        session = open_or_exit(Source.from_options(args), os.environ)
+    except exits.CommandExit as exc:  # a monitoring plugin: UNKNOWN, said on stdout too
+        print(exc.message, file=sys.stderr)
+        message = exc.message.removeprefix("nastui: ")
         out.write(perfdata.text(f"NASTUI UNKNOWN - cannot check: {message}") + "\n")
         return exits.UNKNOWN
     snapshot = asyncio.run(session.poll())

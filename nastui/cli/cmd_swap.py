@@ -72,10 +72,7 @@ def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentPars
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Open the box, then do the action."""
-    opened = poll_once(args)
-    if isinstance(opened, int):
-        return opened
-    session, snapshot = opened
+    session, snapshot = poll_once(args)
     box = swapflow.open_box(session, snapshot)
     action = args.swap_action or "status"
     try:

@@ -11,14 +11,13 @@ import argparse
 import asyncio
 import json
 import os
-import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
 from nastui.core.glyphs import Glyphs, choose_ascii, glyphs_for
 from nastui.model import HostSnapshot
-from nastui.session import Session, Source, open_or_explain
+from nastui.session import Session, Source, open_or_exit
 
 
 class Command(Protocol):
@@ -31,21 +30,21 @@ class Command(Protocol):
         ...
 
     def run(self, args: argparse.Namespace, out: TextIO) -> int:
-        """Do it; return the exit code (see `nastui.exits`)."""
+        """Do it; return the exit code (see `nastui.exits`), or raise
+        `nastui.exits.CommandExit` to end early."""
         ...
 
 
-def open_for(args: argparse.Namespace) -> Session | int:
-    """The session the global options describe, or an exit code after a one-line message."""
-    return open_or_explain(Source.from_options(args), os.environ, sys.stderr)
+def open_for(args: argparse.Namespace) -> Session:
+    """The session the global options describe (`nastui.exits.CommandExit` when it cannot be
+    opened: the command ends there, with one line)."""
+    return open_or_exit(Source.from_options(args), os.environ)
 
 
-def poll_once(args: argparse.Namespace) -> tuple[Session, HostSnapshot] | int:
-    """The session the global options describe and one assessed snapshot of it, or the exit
-    code after a one-line message (see `open_for`)."""
+def poll_once(args: argparse.Namespace) -> tuple[Session, HostSnapshot]:
+    """The session the global options describe and one assessed snapshot of it (see
+    `open_for`)."""
     session = open_for(args)
-    if isinstance(session, int):
-        return session
     return session, asyncio.run(session.poll())
 
 

@@ -36,7 +36,7 @@ from nastui.daemon.monitor import Monitor
 from nastui.daemonlog import Log
 from nastui.history.db import HISTORY_FILE
 from nastui.notify import notifiers_from
-from nastui.session import Source, open_or_explain
+from nastui.session import Source, open_or_exit
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,9 +68,7 @@ def run_daemon(
     options: DaemonOptions, source: Source, env: Mapping[str, str], out: TextIO, err: TextIO
 ) -> int:
     """Run the daemon until told to stop; returns the exit code."""
-    session = open_or_explain(source, env, err)
-    if isinstance(session, int):
-        return session
+    session = open_or_exit(source, env)
     try:  # the machine's (/var/lib/nastui as root), or the demo's own scratch: never both
         state = session.writable_state_dir()
     except StateError as exc:

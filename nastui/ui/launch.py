@@ -16,7 +16,7 @@ from functools import partial
 from nastui import exits
 from nastui.core.glyphs import choose_ascii
 from nastui.model import HostSnapshot
-from nastui.session import Session, Source, history_for, open_or_explain
+from nastui.session import Session, Source, history_for, open_or_exit
 
 COLOR_SYSTEMS = {"16": "standard", "256": "256", "truecolor": "truecolor"}
 FIRST_POLL_WAIT_S = 1.0
@@ -56,9 +56,7 @@ def run_ui(args: argparse.Namespace) -> int:
     # The history (a demo builds a simulated day of it) is loaded after the first frame, off
     # the event loop: it would otherwise add half a second before anything shows.
     source = Source.from_options(args, live=True, history=False)
-    session = open_or_explain(source, os.environ, sys.stderr)
-    if isinstance(session, int):
-        return session
+    session = open_or_exit(source, os.environ)
     ui = session.config.ui
     textual_environment(os.environ, args.colors or ui.colors)
     ascii_only = choose_ascii(os.environ, forced=True if args.ascii else ui.ascii)

@@ -20,6 +20,7 @@ import os
 import stat
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
+from enum import Enum
 from pathlib import Path
 
 from nastui.collectors import runner
@@ -133,6 +134,14 @@ async def read_probe(target: Target, run: RunFn, timeout: float, euid: int = 0) 
         return Outcome(problem=target.problem(result, euid) or SmartProblem(why))
 
 
+class Due(Enum):
+    """What a drive is due for in one poll."""
+
+    NOTHING = "nothing"  # a read is running, it sleeps, it has no SMART, or it is not time
+    FULL = "full"  # everything (smartctl -x), every `smart_s`
+    PROBE = "probe"  # the temperature only, every `temperature_s`, when nothing else gives it
+
+
 @dataclass
 class _State:
     """What is known about one drive between polls."""
@@ -207,20 +216,20 @@ class SmartCollector:
     def _target(self, drive: Drive) -> Target:
         return target_of(self._root, drive)
 
-    def _due(self, drive: Drive, state: _State, now: float, io: int | None) -> bool | None:
-        """None: nothing due; False: a full read; True: a probe."""
+    def _due(self, drive: Drive, state: _State, now: float, io: int | None) -> Due:
+        """What `drive` is due for in this poll."""
         if state.task is not None and not state.task.done():
-            return None
+            return Due.NOTHING
         if smart_type(drive.identity.transport) is None:
-            return None
+            return Due.NOTHING
         if not self.wakes.may_query(drive.key, io):
-            return None
+            return Due.NOTHING
         if due(state.full_at, now, self._smart_every):
-            return False
+            return Due.FULL
         wants_temp = drive.temperature is None
         if wants_temp and due(state.probe_at, now, self._temp_every):
-            return True
-        return None
+            return Due.PROBE
+        return Due.NOTHING
 
     def _start(
         self, drives: Sequence[Drive], now: float, io: Mapping[str, int]
@@ -232,9 +241,10 @@ class SmartCollector:
                 state.problem = SmartProblem(
                     "a virtual disk has no SMART (watch the host's drives instead)"
                 )
-            probe = self._due(drive, state, now, io.get(drive.dev))
-            if probe is None:
+            wanted = self._due(drive, state, now, io.get(drive.dev))
+            if wanted is Due.NOTHING:
                 continue
+            probe = wanted is Due.PROBE
             if probe:
                 state.probe_at = now
             else:

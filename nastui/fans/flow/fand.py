@@ -35,6 +35,7 @@ from nastui.fans.flow.loop import FanDaemon
 from nastui.fans.flow.rescue import file_commands, rescue, running_commands
 from nastui.fans.flow.rig import (
     Builder,
+    FanUnavailable,
     RiggedFan,
     demo_plan,
     describe,
@@ -43,7 +44,7 @@ from nastui.fans.flow.rig import (
     sim_builder,
 )
 from nastui.fans.flow.watch import Notifier, Watchdog
-from nastui.session import Session, Source, open_or_explain
+from nastui.session import Session, Source, open_or_exit
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,9 +70,7 @@ def run_fand(
     """Run the daemon until it is told to stop; returns the exit code."""
     if options.full_speed and not source.demo:
         return full_speed(options, source, env, Log(out, env))
-    session = open_or_explain(source, env, err)
-    if isinstance(session, int):
-        return session
+    session = open_or_exit(source, env)
     return asyncio.run(_main(options, source, session, Log(out, env), err, env=env))
 
 
@@ -109,11 +108,11 @@ async def _main(
         return exits.EX_CONFIG
     rig: list[RiggedFan] = []
     for cfg in fans:
-        driver = builder(cfg)
-        if isinstance(driver, str):
-            print(f"nastui: fand: fan {cfg.name}: {driver}", file=err)
+        try:
+            rig.append(RiggedFan(cfg, builder(cfg)))
+        except FanUnavailable as exc:
+            print(f"nastui: fand: fan {cfg.name}: {exc}", file=err)
             return exits.EX_UNAVAILABLE
-        rig.append(RiggedFan(cfg, driver))
     period = options.period or config.poll.fans_s
     daemon = FanDaemon(
         session, zones, rig, builder=builder, writer=writer, log=log, period=period, root=root

@@ -27,7 +27,7 @@ from nastui.config import Config, ConfigError, FanConfig, FanDriver, load_config
 from nastui.daemonlog import Log
 from nastui.fans.flow.reads import BoundedReader, Stall
 from nastui.fans.flow.rescue import within
-from nastui.fans.flow.rig import Builder, RiggedFan, describe
+from nastui.fans.flow.rig import Builder, FanUnavailable, RiggedFan, describe
 from nastui.fans.flow.temps import refresh_temperatures
 from nastui.fans.io import DriverError, FanWriter
 from nastui.fans.logic.curve import FULL, fan_duty
@@ -304,9 +304,10 @@ class FanDaemon:
                 old.config = cfg  # the same output: new limits or zone, same driver
                 kept.append(old)
                 continue
-            driver = self._build(cfg)
-            if isinstance(driver, str):
-                self.log.warning(f"fan {cfg.name}: {driver}; keeping it as it was")
+            try:
+                driver = self._build(cfg)
+            except FanUnavailable as exc:
+                self.log.warning(f"fan {cfg.name}: {exc}; keeping it as it was")
                 if old is not None:
                     kept.append(old)
                 continue

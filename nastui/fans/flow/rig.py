@@ -30,7 +30,13 @@ from nastui.fans.logic.curve import FanLimits
 from nastui.fans.logic.preview import draft_zone
 from nastui.model import FanZone, HostSnapshot
 
-Builder = Callable[[FanConfig], Driver | str]
+Builder = Callable[[FanConfig], Driver]
+"""Makes the driver of a `[[fan]]`; raises `FanUnavailable` when it cannot be driven."""
+
+
+class FanUnavailable(Exception):
+    """A configured fan that cannot be driven here (no such hwmon chip, a command that cannot
+    run): the message says why, in one line."""
 
 
 @dataclass
@@ -73,13 +79,13 @@ def hardware_builder(
     """Builds real drivers; hwmon chips are looked up once, when the builder is made."""
     chips = hwmon_fans.list_chips(root)
 
-    def build(cfg: FanConfig) -> Driver | str:
+    def build(cfg: FanConfig) -> Driver:
         if cfg.driver is FanDriver.HWMON:
             if cfg.hwmon_name is None or cfg.pwm is None:
-                return "hwmon_name and pwm are needed"
+                raise FanUnavailable("hwmon_name and pwm are needed")
             chip = hwmon_fans.find_chip(chips, cfg.hwmon_name, cfg.hwmon_device)
             if isinstance(chip, str):
-                return chip
+                raise FanUnavailable(chip)
             return HwmonPwm(cfg.name, chip.path, cfg.pwm, writer)
         if cfg.driver is FanDriver.IPMI_SUPERMICRO:
             return SupermicroZone(cfg.name, cfg.ipmi_zone or 0, writer, ipmi_base)
@@ -88,7 +94,7 @@ def hardware_builder(
         try:
             return CommandFan(cfg.name, cfg.set_command, writer)
         except ValueError as exc:
-            return str(exc)
+            raise FanUnavailable(str(exc)) from None
 
     return build
 
