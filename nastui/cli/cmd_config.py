@@ -48,7 +48,8 @@ def _init(args: argparse.Namespace, out: TextIO) -> int:
     text = render(session, source.demo, source.root)
     if text is None:
         print(
-            "nastui: this installation has no config.example.toml: reinstall nastui",
+            "nastui: this installation has no config.example.toml documenting every key: "
+            "reinstall nastui",
             file=sys.stderr,
         )
         return exits.EX_UNAVAILABLE

@@ -74,7 +74,8 @@ def describe(config: Config) -> list[str]:
 def config_check(
     path: Path | None, env: Mapping[str, str], out: TextIO, source: Source | None = None
 ) -> int:
-    """Check `path` (or the file nastui would use); exit 0 when valid, 78 with one line if not.
+    """Check `path` (or the file nastui would use); exit 0 when valid, 78 with one line per
+    problem found if not.
     With `source` (the box the command runs on, or the demo's), also what `status` would say
     of its bay bindings there: exit 1 when some match no drive (each a CRITICAL there)."""
     if path is None:
@@ -88,7 +89,8 @@ def config_check(
     try:
         config = load_config(path)
     except ConfigError as exc:
-        print(f"nastui: {exc}", file=sys.stderr)
+        for problem in exc.every():  # all of them, in the file's order: fix them in one go
+            print(f"nastui: {problem}", file=sys.stderr)
         return exits.EX_CONFIG
     host, unmatched = ("", []) if source is None else unmatched_bindings(source, path, env)
     if unmatched:

@@ -20,6 +20,7 @@ from typing import TextIO
 
 from nastui import exits
 from nastui.config.example import example_text
+from nastui.config.keys import undocumented
 from nastui.core import units
 from nastui.history.dirs import make_dir
 from nastui.model import Drive, HostSnapshot
@@ -159,9 +160,11 @@ def _chips(root: Path) -> list[ChipFans]:
 
 
 def render(session: Session, demo: bool, root: Path | None) -> str | None:
-    """The file's text: the detected block, then the example; None without the example."""
+    """The file's text: the detected block, then the example; None without the example, or
+    with one that does not document every key validation takes (`nastui.config.keys`): a
+    broken build, never written out as the reference."""
     example = example_text()
-    if example is None:
+    if example is None or undocumented(example):
         return None
     snapshot = asyncio.run(session.poll())
     chips = [] if demo else _chips(root or Path("/"))

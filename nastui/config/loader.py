@@ -14,6 +14,7 @@ import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 
+from nastui.config.keys import TOP_KEYS
 from nastui.config.schema import Config
 from nastui.config.tomlpos import KeyPath, index_lines
 from nastui.config.validate_alerts import read_alerts
@@ -32,21 +33,6 @@ from nastui.safeio import UnsafeFileError, read_bounded
 MAX_FILE_BYTES = 256 << 10  # a configuration is a few kB; a bigger file is not one
 MAX_DEPTH = 8  # tables and arrays within each other: the deepest real key (a face's hole) is 5
 
-TOP_KEYS = (
-    "hostname",
-    "chassis",
-    "thresholds",
-    "poll",
-    "zone",
-    "fan",
-    "alerts",
-    "host",
-    "ups",
-    "ui",
-    "collectors",
-    "pools",
-    "selftest",
-)
 CONFIG_NAME = Path("nastui") / "config.toml"
 
 # Sample: Expected '=' after a key in a key/value pair (at line 3, column 9)
@@ -67,18 +53,32 @@ class ConfigError(Exception):
         line: 1-based line of the problem, when it has one.
         key: dotted key at fault ("chassis.bay[2].serial"); "" for file and syntax errors.
         message: what is wrong, naming the key.
+        others: the other problems found in the same file, in its order (`every`).
     """
 
-    def __init__(self, path: Path, line: int | None, key: str, message: str) -> None:
+    def __init__(
+        self,
+        path: Path,
+        line: int | None,
+        key: str,
+        message: str,
+        others: tuple[ConfigError, ...] = (),
+    ) -> None:
         super().__init__(path, line, key, message)
         self.path = path
         self.line = line
         self.key = key
         self.message = message
+        self.others = others
 
     def __str__(self) -> str:
         where = self.path.name if self.line is None else f"{self.path.name}:{self.line}"
         return f"{where}: {self.message}"
+
+    def every(self) -> tuple[ConfigError, ...]:
+        """This problem and every other one found in the same file, in the file's order
+        (`nastui config check` lists them all; everything else names the first)."""
+        return (self, *self.others)
 
 
 def find_config_path(env: Mapping[str, str], *, root: Path = Path("/")) -> Path | None:
@@ -148,7 +148,7 @@ def parse_config(text: str, path: Path) -> Config:
         path: the file it came from (for messages, and relative `password_file` paths).
 
     Raises:
-        ConfigError: for the problem nearest the top of the file.
+        ConfigError: for the problem nearest the top of the file, with the others it found.
     """
     try:
         data = tomllib.loads(text)
@@ -181,9 +181,10 @@ def parse_config(text: str, path: Path) -> Config:
         ui=read_ui(root),
         selftest=read_selftest(root),
     )
-    problem = ctx.first()
-    if problem is not None:
-        raise ConfigError(path, problem.line, dotted(problem.path), problem.message)
+    problems = [ConfigError(path, p.line, dotted(p.path), p.message) for p in ctx.ordered()]
+    if problems:
+        first = problems[0]
+        raise ConfigError(path, first.line, first.key, first.message, tuple(problems[1:]))
     return config
 
 

@@ -12,22 +12,11 @@ from email.utils import parseaddr
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from nastui.config.keys import ALERT_KEYS, APPRISE_KEYS, EMAIL_KEYS
 from nastui.config.schema import AlertsConfig, AppriseConfig, EmailConfig, Security
 from nastui.config.validate_base import Section, check_unique
 from nastui.config.validate_values import YEAR_S
 
-ALERT_KEYS = ("repeat_interval", "exec", "webhook", "email", "apprise")
-APPRISE_KEYS = ("name", "url_file", "url_env")
-EMAIL_KEYS = (
-    "to",
-    "from",
-    "host",
-    "port",
-    "security",
-    "username",
-    "password_file",
-    "password_env",
-)
 DEFAULT_PORTS = {Security.STARTTLS: 587, Security.TLS: 465, Security.NONE: 25}
 
 # Sample: nas@example.org

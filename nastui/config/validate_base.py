@@ -59,11 +59,9 @@ class Context:
         """The line of `path` (or of its nearest enclosing table)."""
         return self.index.line_of(path)
 
-    def first(self) -> Problem | None:
-        """The problem nearest the top of the file; among equals, the first reported."""
-        if not self.problems:
-            return None
-        return min(self.problems, key=lambda p: (p.line is None, p.line or 0))
+    def ordered(self) -> list[Problem]:
+        """Every problem, nearest the top of the file first; among equals, as reported."""
+        return sorted(self.problems, key=lambda p: (p.line is None, p.line or 0))
 
 
 class Section:

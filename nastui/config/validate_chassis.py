@@ -10,6 +10,7 @@ import dataclasses
 import re
 from collections.abc import Collection, Iterable
 
+from nastui.config.keys import BAY_KEYS, CHASSIS_KEYS, FACE_KEYS, GRID_KEYS, MATCHERS
 from nastui.config.presets import PRESETS, preset, with_numbering
 from nastui.config.schema import ChassisConfig
 from nastui.config.validate_base import Section, repeat_of
@@ -17,24 +18,6 @@ from nastui.config.validate_values import dotted, is_integer, show
 from nastui.core.layout import build_chassis, duplicate_bay_numbers
 from nastui.model import BayBinding, ChassisLayout, FaceLayout, Order, Origin, Side
 
-CHASSIS_KEYS = (
-    "preset",
-    "name",
-    "side",
-    "rows",
-    "columns",
-    "first",
-    "order",
-    "origin",
-    "holes",
-    "face",
-    "empty",
-    "bay",
-)
-FACE_KEYS = ("side", "rows", "columns", "first", "order", "origin", "holes")
-GRID_KEYS = ("side", "rows", "columns", "holes")
-MATCHERS = ("serial", "by_id", "by_path", "enclosure")
-BAY_KEYS = ("bay", *MATCHERS)
 # Bounds: the largest real boxes have about 100 bays; a grid beyond these is a typo, and building
 # it (one object per bay) would stall every reader of the configuration.
 MAX_ROWS = MAX_COLUMNS = 128

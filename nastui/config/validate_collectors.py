@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 
+from nastui.config.keys import COLLECTOR_KEYS, IGNORE_KEYS, POOL_KEYS, POOLS_KEYS
 from nastui.config.validate_base import Section, check_order
 from nastui.config.validate_chassis import MAX_BAY
 from nastui.model import (
@@ -33,10 +34,6 @@ from nastui.model import (
     PoolPolicy,
 )
 
-COLLECTOR_KEYS = ("zfs", "md", "btrfs", "ignore")
-IGNORE_KEYS = ("serial", "model", "bay", "findings")
-POOLS_KEYS = ("capacity_warning", "capacity_critical", "pool")
-POOL_KEYS = ("name", *POOLS_KEYS[:2])
 # Sample: attr:199   temp   nvme:media   scsi:defects   smart   selftest
 FINDING = re.compile(r"^[a-z][a-z0-9_-]*(?::[a-z0-9_-]+)*$")
 _MODES = {"auto": CollectorMode.AUTO, True: CollectorMode.ON, False: CollectorMode.OFF}

@@ -8,27 +8,12 @@ alone (the maximum of nothing) it is an error. A zone without `source` follows t
 
 from __future__ import annotations
 
+from nastui.config.keys import FAN_KEYS, ZONE_KEYS
 from nastui.config.schema import FanConfig, FanDriver, FanZoneConfig
 from nastui.config.validate_base import Section, check_order, check_unique, repeat_of
 from nastui.config.validate_values import dotted, number_text, one_of, show
 from nastui.model import CurveKind, CurvePoint, FanCurve, FanSource, ZoneMode
 
-ZONE_KEYS = (
-    "name",
-    "source",
-    "mode",
-    "curve",
-    "curve_kind",
-    "hysteresis",
-    "min_duty",
-    "max_duty",
-    "setpoint",
-    "kp",
-    "ki",
-    "kd",
-    "stale_periods",
-    "trust_after",
-)
 DRIVER_KEYS: dict[FanDriver, tuple[str, ...]] = {
     FanDriver.HWMON: ("hwmon_name", "hwmon_device", "pwm"),
     FanDriver.IPMI_SUPERMICRO: ("ipmi_zone",),
@@ -41,19 +26,6 @@ REQUIRED_KEYS: dict[FanDriver, tuple[str, ...]] = {
     FanDriver.IPMI_DELL: ("ipmi_zone",),
     FanDriver.COMMAND: ("set_command",),
 }
-FAN_KEYS = (
-    "name",
-    "driver",
-    "zone",
-    "hwmon_name",
-    "hwmon_device",
-    "pwm",
-    "ipmi_zone",
-    "set_command",
-    "min_duty",
-    "max_duty",
-    "start_duty",
-)
 # The curve a PID zone falls back to when it sets none (also the example's curve).
 DEFAULT_CURVE = (CurvePoint(30.0, 20.0), CurvePoint(40.0, 50.0), CurvePoint(45.0, 100.0))
 TEMP_LOW, TEMP_HIGH = -20.0, 120.0

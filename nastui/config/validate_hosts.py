@@ -10,36 +10,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from nastui.config.keys import HOST_KEYS, PASSWORDS, V3_KEYS
 from nastui.config.schema import HostConfig, SnmpProfile
 from nastui.config.validate_base import Section, check_unique
 from nastui.config.validate_values import MAX_RETRIES, MAX_TIMEOUT_S, one_of
 
-HOST_KEYS = (
-    "name",
-    "address",
-    "port",
-    "profile",
-    "version",
-    "community",
-    "user",
-    "auth_protocol",
-    "auth_password",
-    "priv_protocol",
-    "priv_password",
-    "auth_password_file",
-    "auth_password_env",
-    "priv_password_file",
-    "priv_password_env",
-    "timeout",
-    "retries",
-)
-PASSWORDS = ("auth_password", "priv_password")
-V3_KEYS = (
-    "user",
-    "auth_protocol",
-    "priv_protocol",
-    *(f"{p}{suffix}" for p in PASSWORDS for suffix in ("", "_file", "_env")),
-)
 VERSIONS = ("2c", "3")
 AUTH_PROTOCOLS = ("MD5", "SHA", "SHA-224", "SHA-256", "SHA-384", "SHA-512")
 # net-snmp's -x names (Debian's libsnmp40 has no 3DES).

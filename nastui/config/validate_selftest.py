@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import re
 
+from nastui.config.keys import SELFTEST_KEYS
 from nastui.config.validate_base import Section
 from nastui.selftest.logic.plan import SelftestPolicy
 
-SELFTEST_KEYS = ("enabled", "short", "long", "max_at_once", "skip_models", "skip_bays", "hours")
 _HOURS = re.compile(r"\s*(\d{1,2})\s*-\s*(\d{1,2})\s*")
 WORDS = {"daily": 1.0, "weekly": 7.0, "monthly": 31.0, "off": 0.0}
 SHORT_MAX_DAYS = 90.0

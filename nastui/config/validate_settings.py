@@ -2,26 +2,16 @@
 
 from __future__ import annotations
 
+from nastui.config.keys import POLL_KEYS, UI_KEYS
 from nastui.config.schema import PollConfig, UiConfig
 from nastui.config.validate_base import Section
 from nastui.config.validate_values import one_of
 
-# TOML key -> PollConfig field.
-POLL_KEYS = {
-    "temperature": "temperature_s",
-    "smart": "smart_s",
-    "pools": "pools_s",
-    "io": "io_s",
-    "fans": "fans_s",
-    "fleet": "fleet_s",
-    "command_timeout": "command_timeout_s",
-}
 # Bounds of every interval, in seconds: below POLL_MIN a poll is a busy loop; above the upper
 # bound a reading (or a fan daemon's fail-safe) would wait longer than anyone means.
 POLL_MIN = 0.1
 POLL_MAX = 86400.0
 POLL_HIGH = {"fans": 3600.0, "command_timeout": 600.0}
-UI_KEYS = ("ascii", "colors")
 COLORS = ("none", "16", "256", "truecolor")
 
 

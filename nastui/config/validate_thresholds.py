@@ -8,27 +8,12 @@ leaves unset levels disabled.
 
 from __future__ import annotations
 
+from nastui.config.keys import ATTRIBUTE_KEYS, LEVELS, OVERRIDE_KEYS, THRESHOLD_KEYS
 from nastui.config.validate_base import Section, check_order, repeat_of
 from nastui.config.validate_values import YEAR_S, is_integer
 from nastui.model import AttributeLimit, DriveClass, TempLimits, TempOverride, Thresholds
 from nastui.model.limits import DEFAULT_ATTRIBUTES, DEFAULT_TEMPS
 
-THRESHOLD_KEYS = (
-    "hdd",
-    "ssd",
-    "nvme",
-    "attribute",
-    "stale_after",
-    "scrub_max_age_days",
-    "nvme_percent_used_warning",
-    "temperature",
-    "ssd_retired_normalized_warning",
-    "selftest_recent_hours",
-    "unc_recent_hours",
-)
-OVERRIDE_KEYS = ("model", "bay", *("warning", "critical"))
-LEVELS = ("warning", "critical")
-ATTRIBUTE_KEYS = ("id", *LEVELS)
 TEMP_LOW, TEMP_HIGH = -20.0, 120.0
 MAX_RAW = 2**48 - 1  # a SMART attribute's raw value is 6 bytes
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import re
 
+from nastui.config.keys import UPS_KEYS
 from nastui.config.schema import UpsConfig
 from nastui.config.validate_base import Section, check_unique
 from nastui.config.validate_values import MAX_TIMEOUT_S
 
-UPS_KEYS = ("target", "name", "timeout")
 NUT_PORT = 3493
 
 # Sample: rackups@nas.example.org:3493  (also: ups1@[2001:db8::1]:3493, ups1@127.0.0.1)

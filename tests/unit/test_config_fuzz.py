@@ -13,14 +13,7 @@ import tomlkit
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nastui.config import Config, ConfigError, loader, parse_config, validate_selftest, validate_ups
-from nastui.config import validate_alerts as alerts
-from nastui.config import validate_chassis as chassis
-from nastui.config import validate_collectors as collectors_
-from nastui.config import validate_fans as fans
-from nastui.config import validate_hosts as hosts
-from nastui.config import validate_settings as settings_
-from nastui.config import validate_thresholds as thresholds
+from nastui.config import Config, ConfigError, keys, parse_config
 
 WORDS = st.sampled_from(
     [
@@ -83,31 +76,29 @@ def with_tables(
 SECTIONS: dict[str, st.SearchStrategy[object]] = {
     "hostname": VALUES,
     "chassis": with_tables(
-        table(chassis.CHASSIS_KEYS),
-        face=tables(chassis.FACE_KEYS),
-        bay=tables(chassis.BAY_KEYS),
+        table(keys.CHASSIS_KEYS),
+        face=tables(keys.FACE_KEYS),
+        bay=tables(keys.BAY_KEYS),
     ),
     "thresholds": with_tables(
-        table(thresholds.THRESHOLD_KEYS),
-        hdd=table(thresholds.LEVELS),
-        attribute=tables(thresholds.ATTRIBUTE_KEYS),
+        table(keys.THRESHOLD_KEYS),
+        hdd=table(keys.LEVELS),
+        attribute=tables(keys.ATTRIBUTE_KEYS),
     ),
-    "poll": table(list(settings_.POLL_KEYS)),
-    "zone": tables(fans.ZONE_KEYS),
-    "fan": tables(fans.FAN_KEYS),
+    "poll": table(list(keys.POLL_KEYS)),
+    "zone": tables(keys.ZONE_KEYS),
+    "fan": tables(keys.FAN_KEYS),
     "alerts": with_tables(
-        table(alerts.ALERT_KEYS),
-        email=table(alerts.EMAIL_KEYS),
-        apprise=tables(alerts.APPRISE_KEYS),
+        table(keys.ALERT_KEYS),
+        email=table(keys.EMAIL_KEYS),
+        apprise=tables(keys.APPRISE_KEYS),
     ),
-    "host": tables(hosts.HOST_KEYS),
-    "ups": tables(validate_ups.UPS_KEYS),
-    "ui": table(settings_.UI_KEYS),
-    "collectors": with_tables(
-        table(collectors_.COLLECTOR_KEYS[:-1]), ignore=tables(collectors_.IGNORE_KEYS)
-    ),
-    "pools": with_tables(table(collectors_.POOLS_KEYS[:-1]), pool=tables(collectors_.POOL_KEYS)),
-    "selftest": table(validate_selftest.SELFTEST_KEYS),
+    "host": tables(keys.HOST_KEYS),
+    "ups": tables(keys.UPS_KEYS),
+    "ui": table(keys.UI_KEYS),
+    "collectors": with_tables(table(keys.COLLECTOR_KEYS[:-1]), ignore=tables(keys.IGNORE_KEYS)),
+    "pools": with_tables(table(keys.POOLS_KEYS[:-1]), pool=tables(keys.POOL_KEYS)),
+    "selftest": table(keys.SELFTEST_KEYS),
     "bogus": VALUES,
 }
 DOCUMENTS = st.fixed_dictionaries({}, optional=SECTIONS)
@@ -128,4 +119,4 @@ def test_any_document_loads_or_raises_one_config_error(document: dict[str, objec
 
 
 def test_fuzz_covers_every_top_level_key() -> None:
-    assert set(loader.TOP_KEYS) <= set(SECTIONS)
+    assert set(keys.TOP_KEYS) <= set(SECTIONS)
