@@ -40,10 +40,10 @@ from nastui.cli.benchview import (
     header_lines,
     steps_table,
 )
-from nastui.cli.cmd_smart import find_drive
 from nastui.cli.command import glyphs_of, poll_once, use_color, write_json
 from nastui.collectors.fio_host import LocalBenchHost
 from nastui.collectors.fio_target import TargetError, inspect_target
+from nastui.core.drivename import find_drive
 from nastui.model import BenchRun, BenchSettings, BenchTarget, RunState, TargetKind
 from nastui.model.errors import ParseError
 from nastui.safeio import read_text_bounded

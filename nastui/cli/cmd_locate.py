@@ -16,9 +16,9 @@ from types import FrameType
 from typing import TextIO
 
 from nastui import exits
-from nastui.cli.cmd_smart import find_drive
 from nastui.cli.command import poll_once
 from nastui.control.locate_ladder import METHODS, LadderLocator
+from nastui.core.drivename import find_drive
 from nastui.core.statefiles import BLINK
 from nastui.model import LocateResult
 

@@ -19,9 +19,9 @@ import sys
 from typing import TextIO
 
 from nastui import exits
-from nastui.cli.cmd_smart import find_drive
 from nastui.cli.command import poll_once, write_json
 from nastui.control.statefile import StateError
+from nastui.core.drivename import find_drive
 from nastui.model import HostSnapshot
 from nastui.selftest.flow.cycle import follow, schedule, start
 from nastui.selftest.io.tester import load_book, save_book

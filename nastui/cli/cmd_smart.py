@@ -28,8 +28,9 @@ from nastui.control import acks
 from nastui.control.statefile import StateError
 from nastui.core import units
 from nastui.core.ack import ackable
+from nastui.core.drivename import find_drive
 from nastui.core.health import drive_verdict
-from nastui.model import Drive, HostSnapshot, PowerState, Thresholds
+from nastui.model import Drive, PowerState, Thresholds
 from nastui.model.errors import ParseError
 from nastui.session import Source, load_for
 
@@ -156,20 +157,6 @@ def run_explain(args: argparse.Namespace, out: TextIO) -> int:
         text = "\n".join(explain_lines(reading, drive)) + "\n"
         out.write(text.replace("°", glyphs_of(args).degree))
     return int(drive.verdict.health)
-
-
-def find_drive(snapshot: HostSnapshot, target: str) -> tuple[Drive | None, int | None]:
-    """The drive named by a bay number, serial, device name or /dev path (and its bay)."""
-    name = target.removeprefix("/dev/").removeprefix("disk/by-id/")
-    if target.isdigit() and snapshot.slot(int(target)) is not None:
-        slot = snapshot.slot(int(target))
-        drive = snapshot.drive(slot.drive) if slot and slot.drive else None
-        return drive, int(target)
-    for drive in snapshot.drives:
-        serial = (drive.identity.serial or "").lower()
-        if name in (drive.dev, *drive.by_id) or (serial and serial == name.lower()):
-            return drive, snapshot.bay_of(drive.key)
-    return None, None
 
 
 def run_ack(args: argparse.Namespace, out: TextIO) -> int:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from nastui.core.drivename import find_drive
 from nastui.model import Drive, HostSnapshot, Pool, PoolKind, PoolState, ScanProgress, Vdev
 from nastui.swap.logic.gone import gone_member
 from nastui.swap.logic.names import Op, kernel_name
@@ -107,20 +108,6 @@ class SwapPlan:
     def safe_to_pull(self) -> bool:
         """In no pool: nothing to rebuild."""
         return self.drive is not None and self.pool is None
-
-
-def find_target(snapshot: HostSnapshot, target: str) -> tuple[Drive | None, int | None]:
-    """The drive named by a bay number, serial, device, by-id name or /dev path, and its bay."""
-    name = target.removeprefix("/dev/").removeprefix("disk/by-id/").removeprefix("disk/by-vdev/")
-    if target.isdigit() and snapshot.slot(int(target)) is not None:
-        slot = snapshot.slot(int(target))
-        drive = snapshot.drive(slot.drive) if slot and slot.drive else None
-        return drive, int(target)
-    for drive in snapshot.drives:
-        serial = (drive.identity.serial or "").lower()
-        if name in (drive.dev, *drive.by_id, drive.by_vdev) or (serial and serial == name.lower()):
-            return drive, snapshot.bay_of(drive.key)
-    return None, None
 
 
 def locate_member(pool: Pool, drive_key: str) -> tuple[Vdev, Vdev] | None:
@@ -268,7 +255,7 @@ def make_plan(
 ) -> SwapPlan:
     """The plan for `target` (see the module docstring); `in_place` forces the way (None: in
     place when a free bay exists, the old drive still answers and nothing is refused)."""
-    drive, bay = find_target(snapshot, target)
+    drive, bay = find_drive(snapshot, target)
     gone = gone_member(snapshot, target, bay) if drive is None else None
     if gone is not None:
         snapshot, drive = gone
