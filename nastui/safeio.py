@@ -22,16 +22,22 @@ and `names` lists a directory up to a bound (a directory of a million entries is
 sorted). `read_input_bounded` is `read_bounded` for a file an operator names on the command line,
 where a pipe (`<(smartctl -x /dev/sda)`) is a normal input: a FIFO is read, bounded, as well.
 
+Writing goes the other way through here too: `write_atomic` is the one way nastui replaces a
+file of its own (state files, bench results, the configuration it edits, the demo's hands), so a
+reader never sees half a file; `write_existing` writes a control that must already exist.
+
 Stdlib only: every layer (config, history, collectors, control) may use it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import json
 import os
 import re
 import stat
+import tempfile
 from itertools import accumulate
 from pathlib import Path
 from typing import Any
@@ -168,6 +174,61 @@ def write_existing(path: Path | str, data: bytes) -> None:
         if not stat.S_ISREG(mode):
             raise UnsafeFileError(f"{path} is {_kind(mode)}, not a regular file")
         os.write(fd, data)
+    finally:
+        os.close(fd)
+
+
+def write_atomic(
+    path: Path | str,
+    text: str,
+    mode: int | None = None,
+    *,
+    durable: bool = True,
+    in_place: bool = False,
+) -> None:
+    """Replace `path` with `text` (UTF-8) in one step: written whole to a temporary file beside
+    it (created exclusively, 0600), its `mode` (e.g. 0o644) set before the rename so a reader
+    never finds it unreadable, renamed over `path`. `durable` flushes the file and then the
+    directory to the disk, so after a power cut it is the old file or the new one, never empty
+    (False for files rewritten every few seconds anyway). `in_place`: where the directory lets
+    no file be created (a configuration the user may edit in a directory only root may), write
+    `path` itself instead. The directory must exist.
+
+    Raises:
+        OSError: the file cannot be written (the temporary file is removed).
+    """
+    path = Path(path)
+    try:
+        fd, name = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    except PermissionError:
+        if not in_place:
+            raise
+        path.write_text(text, encoding="utf-8")
+        return
+    temp = Path(name)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            if mode is not None:
+                os.fchmod(handle.fileno(), mode)
+            handle.write(text)
+            if durable:
+                handle.flush()
+                os.fsync(handle.fileno())
+        temp.replace(path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            temp.unlink()
+        raise
+    if durable:
+        _sync_dir(path.parent)
+
+
+def _sync_dir(directory: Path) -> None:
+    """Flush the directory entry of a rename (not every file system can: then it is skipped)."""
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        with contextlib.suppress(OSError):
+            os.fsync(fd)
     finally:
         os.close(fd)
 

@@ -16,7 +16,6 @@ import dataclasses
 import enum
 import io
 import json
-import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -36,6 +35,7 @@ from nastui.model import (
     Transport,
 )
 from nastui.model.errors import ParseError
+from nastui.safeio import write_atomic
 
 FORMAT_VERSION = 1
 RESULT_MODE = 0o600  # a run's files, in their 0700 directory
@@ -155,25 +155,14 @@ def csv_text(run: BenchRun) -> str:
     return out.getvalue()
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    """Write `text` beside `path` and rename it over; mode RESULT_MODE whatever the umask."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC
-    fd = os.open(tmp, flags, RESULT_MODE)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        os.fchmod(handle.fileno(), RESULT_MODE)
-        handle.write(text)
-    tmp.replace(path)
-
-
 def save(run: BenchRun, directory: Path) -> tuple[Path, Path]:
     """Write `<run_id>.json` and `<run_id>.csv` into `directory` (made mode 0700 when
     missing; the files 0600; whatever the umask)."""
     make_dir(directory, PRIVATE_DIR_MODE)
     json_path = directory / f"{run.run_id}.json"
     csv_path = directory / f"{run.run_id}.csv"
-    _write_atomic(json_path, json.dumps(to_dict(run), indent=1) + "\n")
-    _write_atomic(csv_path, csv_text(run))
+    write_atomic(json_path, json.dumps(to_dict(run), indent=1) + "\n", RESULT_MODE)
+    write_atomic(csv_path, csv_text(run), RESULT_MODE)
     return json_path, csv_path
 
 

@@ -15,7 +15,7 @@ from tomlkit.items import AoT, Table
 
 from nastui.config.loader import ConfigError, config_text, parse_config
 from nastui.config.schema import Config
-from nastui.config.writer import _replace
+from nastui.config.writer import replace_text
 
 
 def rebind_text(text: str, bay: int, old_serial: str, new_serial: str) -> str | None:
@@ -48,7 +48,7 @@ def rebind(path: Path, bay: int, old_serial: str, new_serial: str) -> Config | N
         return None
     config = parse_config(new, path)
     try:
-        _replace(path, new)
+        replace_text(path, new)
     except OSError as exc:
         raise ConfigError(path, None, "", f"cannot write {path.name}: {exc.strerror}") from None
     return config

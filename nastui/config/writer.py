@@ -10,9 +10,6 @@ rename, mode kept) where the directory allows it, else rewritten in place.
 
 from __future__ import annotations
 
-import contextlib
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +19,7 @@ from tomlkit.items import AoT, Array, Table
 from nastui.config.loader import ConfigError, config_text, parse_config
 from nastui.config.schema import Config
 from nastui.model import FanZone, ZoneMode
+from nastui.safeio import write_atomic
 
 
 def _number(value: float) -> int | float:
@@ -102,26 +100,13 @@ def save_zone(path: Path, zone: FanZone) -> Config:
         raise ConfigError(path, None, "zone", f"cannot update {path.name}: {exc}") from None
     config = parse_config(new, path)
     try:
-        _replace(path, new)
+        replace_text(path, new)
     except OSError as exc:
         raise ConfigError(path, None, "", f"cannot write {path.name}: {exc.strerror}") from None
     return config
 
 
-def _replace(path: Path, text: str) -> None:
-    """Atomically when the directory lets us create a file, else in place."""
-    try:
-        fd, name = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    except OSError:
-        path.write_text(text, encoding="utf-8")
-        return
-    temp = Path(name)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-        temp.chmod(path.stat().st_mode & 0o7777)
-        temp.replace(path)
-    except OSError:
-        with contextlib.suppress(OSError):
-            temp.unlink()
-        raise
+def replace_text(path: Path, text: str) -> None:
+    """Replace the configuration file atomically, its mode kept, where the directory lets us
+    create a file; else rewrite it in place (`nastui.safeio.write_atomic`)."""
+    write_atomic(path, text, path.stat().st_mode & 0o7777, in_place=True)

@@ -13,11 +13,9 @@ naming it, never a hang or a traceback.
 
 from __future__ import annotations
 
-import contextlib
-import os
-import tempfile
 from pathlib import Path
 
+from nastui import safeio
 from nastui.history.dirs import STATE_DIR_MODE, make_dir
 from nastui.safeio import STATE_LIMIT, UnsafeFileError, read_bounded
 
@@ -58,43 +56,18 @@ def read_or_empty(path: Path, limit: int = STATE_LIMIT) -> str:
 
 
 def write_atomic(path: Path, text: str, mode: int | None = None, *, durable: bool = True) -> None:
-    """Replace `path` with `text` in one step; `mode` (e.g. 0o644) is set before the rename,
-    so a reader never finds the file unreadable (default: the temporary file's 0600).
-    `durable=False` skips the fsyncs, for files rewritten every few seconds anyway.
+    """Replace the state file `path` with `text` in one step (`nastui.safeio.write_atomic`),
+    its directory made first when missing; `mode` (e.g. 0o644) is set before the rename
+    (default: 0600). `durable=False` skips the fsyncs, for files rewritten every few seconds.
 
     Raises:
         StateError: the directory or file cannot be written (permission, read-only disk).
     """
     try:
         make_dir(path.parent, STATE_DIR_MODE)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+        safeio.write_atomic(path, text, mode, durable=durable)
     except OSError as exc:
         raise StateError(_why(path, exc)) from exc
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            if mode is not None:
-                os.fchmod(handle.fileno(), mode)
-            handle.write(text)
-            if durable:
-                handle.flush()
-                os.fsync(handle.fileno())
-        Path(tmp).replace(path)
-        if durable:
-            _sync_dir(path.parent)
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            Path(tmp).unlink()
-        raise StateError(_why(path, exc)) from exc
-
-
-def _sync_dir(directory: Path) -> None:
-    """Flush the directory entry of a rename (not every file system can: then it is skipped)."""
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        with contextlib.suppress(OSError):
-            os.fsync(fd)
-    finally:
-        os.close(fd)
 
 
 def _why(path: Path, exc: OSError) -> str:

@@ -17,6 +17,7 @@ from nastui.safeio import (
     read_input_bounded,
     read_text_bounded,
     resolve,
+    write_atomic,
     write_existing,
 )
 
@@ -118,6 +119,46 @@ def test_write_existing_writes_only_an_existing_regular_file(tmp_path: Path) -> 
     with pytest.raises(UnsafeFileError, match="symbolic link"):
         write_existing(tmp_path / "link", b"0\n")
     assert target.read_text() == "1\n"
+
+
+def test_write_atomic_replaces_the_whole_file_with_its_mode_and_leaves_no_temporary(
+    tmp_path: Path,
+) -> None:
+    target = tmp_path / "state.json"
+    target.write_text("old")
+    write_atomic(target, "new", 0o640)
+    assert target.read_text() == "new"
+    assert target.stat().st_mode & 0o777 == 0o640
+    write_atomic(target, "newer", durable=False)
+    assert target.stat().st_mode & 0o777 == 0o600  # the temporary file's: never the umask's
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["state.json"]
+
+
+def test_write_atomic_that_cannot_rename_keeps_the_old_file_and_removes_its_temporary(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "a-directory").mkdir()
+    (tmp_path / "a-directory" / "inside").write_text("kept")
+    with pytest.raises(OSError):
+        write_atomic(tmp_path / "a-directory", "text")
+    assert (tmp_path / "a-directory" / "inside").read_text() == "kept"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-directory"]
+
+
+def test_write_atomic_in_place_only_where_no_file_can_be_created(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuse(**_: object) -> tuple[int, str]:
+        raise PermissionError(13, "Permission denied")
+
+    target = tmp_path / "config.toml"
+    target.write_text("old")
+    monkeypatch.setattr("nastui.safeio.tempfile.mkstemp", refuse)
+    with pytest.raises(PermissionError):
+        write_atomic(target, "new")
+    assert target.read_text() == "old"
+    write_atomic(target, "new", in_place=True)
+    assert target.read_text() == "new"
 
 
 def test_read_input_bounded_takes_a_pipe_but_not_a_device(tmp_path: Path) -> None:
