@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.fakesys import SATA_PARENT, FakeDisk, build
+from tests.fakesys import build, wd_red_disks
 
 HOOK = """#!{python}
 import json, os, signal, sys, time
@@ -77,16 +77,7 @@ class DaemonRig:
         self.log = base / "notices.log"
         self.switch = base / "hook-switch"  # "fail": exit 1 after logging; "kill N": see HOOK
         self.switch.write_text("ok")
-        disks = [
-            FakeDisk(
-                f"sd{letter}",
-                SATA_PARENT.format(n=i),
-                model="WDC WD40EFRX-68",
-                by_id=[f"ata-WDC_WD40EFRX-68WT0N0_WD-WCC4E000000{i}"],
-                temp_millic=30000,
-            )
-            for i, letter in enumerate("ab")
-        ]
+        disks = wd_red_disks(2, step_millic=0)
         self.root = build(base / "root", disks)
         (self.root / "etc").mkdir()
         (self.root / "etc/hostname").write_text("fakebox\n")

@@ -56,6 +56,20 @@ class FakeDisk:
     sas_address: str | None = None  # /sys/block/X/device/sas_address (SAS HBAs)
 
 
+def wd_red_disks(count: int, *, step_millic: int = 1000) -> list[FakeDisk]:
+    """`count` SATA WD Reds sda, sdb, ... on ports 0, 1, ..., at 30 C plus `step_millic` each."""
+    return [
+        FakeDisk(
+            f"sd{chr(ord('a') + i)}",
+            SATA_PARENT.format(n=i),
+            model="WDC WD40EFRX-68",
+            by_id=[f"ata-WDC_WD40EFRX-68WT0N0_WD-WCC4E000000{i}"],
+            temp_millic=30000 + step_millic * i,
+        )
+        for i in range(count)
+    ]
+
+
 def build(root: Path, disks: list[FakeDisk], *, extra_block: tuple[str, ...] = ()) -> Path:
     """Create the tree for `disks` under `root` (plus non-drive block devices like loop0)."""
     for hw, disk in enumerate(disks):

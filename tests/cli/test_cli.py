@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fakesys import SATA_PARENT, FakeDisk, build
+from tests.fakesys import build, wd_red_disks
 
 CELL = r"[^|]+"
 
@@ -253,16 +253,7 @@ def test_missing_config_file_is_a_config_error(tmp_path: Path) -> None:
 
 
 def fake_box(tmp_path: Path) -> tuple[Path, Path]:
-    disks = [
-        FakeDisk(
-            f"sd{letter}",
-            SATA_PARENT.format(n=i),
-            model="WDC WD40EFRX-68",
-            by_id=[f"ata-WDC_WD40EFRX-68WT0N0_WD-WCC4E000000{i}"],
-            temp_millic=30000 + 1000 * i,
-        )
-        for i, letter in enumerate("abc")
-    ]
+    disks = wd_red_disks(3)
     root = build(tmp_path / "root", disks, extra_block=("loop0",))
     (root / "etc").mkdir()
     (root / "etc/hostname").write_text("fakebox\n")

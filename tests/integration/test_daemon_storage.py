@@ -24,7 +24,7 @@ import pytest
 
 from nastui.history.db import History
 from tests.conftest import STRICT, require_tool
-from tests.fakesys import SATA_PARENT, FakeDisk, build
+from tests.fakesys import build, wd_red_disks
 from tests.unit.test_daemon_storage import corrupt_middle
 
 pytestmark = pytest.mark.integration
@@ -153,16 +153,7 @@ def test_a_restart_on_a_still_full_disk_repeats_nothing(tmp_path: Path, tmpfs: P
 
 
 def fake_root(tmp_path: Path) -> Path:
-    disks = [
-        FakeDisk(
-            f"sd{letter}",
-            SATA_PARENT.format(n=i),
-            model="WDC WD40EFRX-68",
-            by_id=[f"ata-WDC_WD40EFRX-68WT0N0_WD-WCC4E000000{i}"],
-            temp_millic=30000 + 1000 * i,
-        )
-        for i, letter in enumerate("ab")
-    ]
+    disks = wd_red_disks(2)
     root = build(tmp_path / "root", disks)
     (root / "etc").mkdir()
     (root / "etc/hostname").write_text("fakebox\n")
