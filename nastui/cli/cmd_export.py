@@ -23,7 +23,7 @@ from nastui.collectors.replay import BundleError
 from nastui.config import ConfigError
 from nastui.control.latest import write_public
 from nastui.control.statefile import StateError
-from nastui.core.prometheus import render
+from nastui.core.metrics.render import render
 from nastui.model import HostSnapshot, Thresholds
 from nastui.session import Source, load_for
 

@@ -12,7 +12,7 @@ from nastui import exits
 from nastui.cli.command import glyphs_of, poll_once, write_json
 from nastui.core import summary
 from nastui.core.glyphs import Glyphs
-from nastui.core.scan_text import TOOLS, layout_text
+from nastui.core.scanning.words import TOOLS, layout_text
 from nastui.model import HostSnapshot, Pool, ScanProgress, Vdev
 
 WIDTH = 80

@@ -21,7 +21,7 @@ from nastui import exits
 from nastui.cli.command import poll_once
 from nastui.collectors.runner import run as run_command
 from nastui.control.scrub import scrubber_for
-from nastui.core.scan_text import find_pool
+from nastui.core.scanning.words import find_pool
 from nastui.model import ScrubAction, ScrubResult
 
 

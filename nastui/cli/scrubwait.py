@@ -21,7 +21,7 @@ from rich.progress import BarColumn, Progress, TaskProgressColumn, TextColumn, T
 
 from nastui import exits
 from nastui.core import units
-from nastui.core.scan_text import eta_text, find_pool
+from nastui.core.scanning.words import eta_text, find_pool
 from nastui.model import ScanKind, ScanProgress, ScanState
 from nastui.session import Session
 from nastui.sim.clock import FakeClock

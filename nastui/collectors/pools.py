@@ -4,7 +4,7 @@ Each stack is collected on its own, so a missing `zpool` (or ZFS module) is one 
 the md arrays and btrfs filesystems still show. On top of the stacks' own records it
 - resolves each leaf vdev to the `Drive.key` of the drive behind it (by-id names, /dev/sdX,
   partitions such as sdc1, ata-...-part1 or nvme0n1p3, by-partuuid and by-vdev aliases),
-- fills in rate and ETA from consecutive samples (`nastui.core.scan.ScanTracker`),
+- fills in rate and ETA from consecutive samples (`nastui.core.scanning.tracker.ScanTracker`),
 - attaches the scrub schedule found (`nastui.collectors.schedule`),
 - records an md check that it saw finish (md keeps no such record itself),
 - runs the tools at most every `interval` seconds, however often it is asked,
@@ -31,7 +31,7 @@ from nastui.collectors.md.collector import collect_md
 from nastui.collectors.schedule import ScrubSchedule, read_schedules, schedule_for
 from nastui.collectors.zfs.collector import ZfsCollector, ZfsReport, pools_unreadable
 from nastui.collectors.zfs.known import KnownPools
-from nastui.core.scan import ScanTracker
+from nastui.core.scanning.tracker import ScanTracker
 from nastui.model import (
     CollectorError,
     CollectorMode,

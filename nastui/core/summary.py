@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from nastui.core import units
 from nastui.core.glyphs import Glyphs
-from nastui.core.scan_text import eta_text
+from nastui.core.scanning.words import eta_text
 from nastui.model import (
     Drive,
     Health,

@@ -1,7 +1,7 @@
 """The daemon's optional `/metrics` endpoint: Prometheus scrapes the latest assessed snapshot.
 
 `nastui daemon --metrics-listen 127.0.0.1:19633` serves, on `/metrics`, the same text the
-textfile export writes (`nastui.core.prometheus.families`, formatted once per cycle), as the
+textfile export writes (`nastui.core.metrics.render.families`, formatted once per cycle), as the
 last cycle left it: a scrape never polls (no smartctl, no SNMP, no disk woken by a scrape),
 and before the first cycle the page is empty. The server is nastui's own, standard library
 only (`nastui.daemon.boundedhttp`): one thread, a few connections, timeouts, and descriptors
@@ -18,7 +18,7 @@ import socket
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from nastui.core.promtext import Family, format_families
+from nastui.core.metrics.exposition import Family, format_families
 from nastui.daemon.boundedhttp import BACKLOG, BoundedServer, Counts, Limits, Page
 
 # Not 9633 (smartctl_exporter's): Prometheus's registry of exporter ports, 9100-9999, has been

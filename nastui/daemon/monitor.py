@@ -35,7 +35,7 @@ from nastui.core.assess import fleet_alerts
 from nastui.core.clock import due
 from nastui.core.codec import dumps, loads
 from nastui.core.events import events
-from nastui.core.prometheus import families, format_families
+from nastui.core.metrics.render import families, format_families
 from nastui.daemon.delivery import Delivery
 from nastui.daemon.keeper import Keeper
 from nastui.daemon.metrics_http import MetricsServer

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from nastui.core import prometheus
+from nastui.core.metrics import render
 from nastui.daemon.boundedhttp import Limits, fitted
 from nastui.daemon.metrics_http import ListenAddress, MetricsServer
 from nastui.model import HostSnapshot
@@ -95,7 +95,7 @@ def server() -> Iterator[MetricsServer]:
     limits = Limits(connections=4, read_timeout_s=0.5, write_timeout_s=2, evict_after_s=0.3)
     server = MetricsServer(ListenAddress("127.0.0.1", 0), limits)
     server.start()
-    server.publish(prometheus.families(HostSnapshot("h", 5.0)))
+    server.publish(render.families(HostSnapshot("h", 5.0)))
     try:
         yield server
     finally:

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from nastui.core import prometheus
+from nastui.core.metrics import render
 from nastui.daemon.metrics_http import ListenAddress, MetricsServer, parse_listen
 from nastui.model import HostSnapshot
 from tests.integration.test_prometheus_tools import promtool
@@ -114,7 +114,7 @@ def test_the_server_alone(tmp_path: Path) -> None:
         status, kind, body = get(server.url)
         assert (status, body) == (200, "")  # before the first cycle: nothing, not zeros
         assert kind.startswith("text/plain")
-        server.publish(prometheus.families(HostSnapshot("h", 5.0)))
+        server.publish(render.families(HostSnapshot("h", 5.0)))
         body = get(server.url)[2]
         samples = {
             (s.name, tuple(sorted(s.labels.items()))): s.value

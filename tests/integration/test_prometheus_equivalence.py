@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from nastui.core import prometheus
 from nastui.core.assess import assess, fleet_alerts
+from nastui.core.metrics import render as prometheus
 from nastui.model import (
     Alert,
     CollectorError,

@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from nastui.core import prometheus
 from nastui.core.assess import assess
-from nastui.core.promfamilies import NAMES
+from nastui.core.metrics import render as prometheus
+from nastui.core.metrics.families import NAMES
 from nastui.model import PoolState, ScanKind, ScanState, Thresholds, UpsStatus
 from nastui.sim import SCENARIOS, SimBackend
 from tests.conftest import FIXTURES, REPO, require_tool

@@ -14,7 +14,7 @@ from nastui.collectors.latest import read_latest
 from nastui.control import acks as ack_file
 from nastui.core.ack import ack_alert
 from nastui.core.assess import overall
-from nastui.core.prometheus import render
+from nastui.core.metrics.render import render
 from nastui.daemon.monitor import Monitor
 from nastui.daemonlog import Log
 from nastui.history.db import History

@@ -8,7 +8,7 @@ import asyncio
 import json
 from pathlib import Path
 
-from nastui.core import prometheus
+from nastui.core.metrics import render as prometheus
 from nastui.daemon.metrics_http import DEFAULT_PORT
 from nastui.model import PoolKind
 from nastui.sim import SimBackend

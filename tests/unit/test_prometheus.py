@@ -12,9 +12,9 @@ from dataclasses import dataclass, replace
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from nastui.core import prometheus
 from nastui.core.assess import assess
-from nastui.core.promfamilies import NAMES
+from nastui.core.metrics import render as prometheus
+from nastui.core.metrics.families import NAMES
 from nastui.model import (
     Alert,
     CollectorError,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from nastui.core.scan_text import action_prompt, can_do, eta_text, find_pool, pointless
+from nastui.core.scanning.words import action_prompt, can_do, eta_text, find_pool, pointless
 from nastui.model import PoolKind, ScanKind, ScanProgress, ScanState, ScrubAction
 from nastui.sim import SimBackend
 

@@ -7,7 +7,7 @@ import math
 
 import pytest
 
-from nastui.core.scan import ScanTracker
+from nastui.core.scanning.tracker import ScanTracker
 from nastui.model import ScanKind, ScanProgress, ScanState
 
 TOTAL = 1000 * 10**6

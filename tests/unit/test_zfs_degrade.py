@@ -8,7 +8,7 @@ import time
 
 from nastui.collectors.zfs.layout import parse_layout
 from nastui.collectors.zfs.text import parse_zpool_status, parse_zpool_status_report
-from nastui.core.scan import ScanTracker
+from nastui.core.scanning.tracker import ScanTracker
 from nastui.model import Pool, PoolState, ScanKind, ScanState
 from tests.fakepools import FIXTURES
 

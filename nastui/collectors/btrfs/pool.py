@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from nastui.collectors.btrfs.scrub import BtrfsScrub
 from nastui.collectors.btrfs.text import BtrfsDevice, BtrfsFs, BtrfsReplace
 from nastui.collectors.pools_parse import percent_of
-from nastui.core.scan import current_scan
+from nastui.core.scanning.tracker import current_scan
 from nastui.model import Pool, PoolKind, PoolState, ScanKind, ScanProgress, ScanState, Vdev
 
 _SCRUB_STATES = {

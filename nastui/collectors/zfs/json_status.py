@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 from nastui.collectors.pools_parse import parse_size
 from nastui.collectors.zfs.text import GROUPS, group_kind, last_scrub
-from nastui.core.scan import current_scan
+from nastui.core.scanning.tracker import current_scan
 from nastui.model import Pool, PoolKind, PoolState, ScanKind, ScanProgress, ScanState, Vdev
 from nastui.model.errors import ParseError
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from nastui.collectors.pools_parse import note, numbered, parse_count
 from nastui.collectors.zfs.layout import parse_layout
 from nastui.collectors.zfs.scan import parse_scan
-from nastui.core.scan import current_scan
+from nastui.core.scanning.tracker import current_scan
 from nastui.model import Pool, PoolKind, PoolState, ScanKind, ScanProgress, ScanState, Vdev
 from nastui.model.errors import ParseError
 

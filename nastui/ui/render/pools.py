@@ -9,7 +9,7 @@ from rich.text import Text
 
 from nastui.core import units
 from nastui.core.glyphs import Glyphs
-from nastui.core.scan_text import TOOLS, eta_text, layout_text
+from nastui.core.scanning.words import TOOLS, eta_text, layout_text
 from nastui.core.summary import scan_text, space_text, tree_rows
 from nastui.model import HostSnapshot, Pool, ScanProgress, ScanState, Vdev
 from nastui.ui.render.style import DIM, LABEL, bar, fit, pool_state_style

@@ -17,7 +17,7 @@ from textual.containers import VerticalScroll
 
 from nastui.collectors.runner import run
 from nastui.control.scrub import scrubber_for
-from nastui.core.scan_text import action_prompt, pointless
+from nastui.core.scanning.words import action_prompt, pointless
 from nastui.history.db import HistoryError
 from nastui.history.record import ScanRecord
 from nastui.model import HostSnapshot, Pool, ScrubAction

@@ -3,7 +3,7 @@
 `render(snapshot, limits, fleet)` gives the text `nastui export --prometheus FILE` and
 `nastui daemon --prometheus FILE` write for node_exporter's textfile collector, and
 `families(...)` the same data for the daemon's `/metrics` endpoint. The metrics
-(`nastui.core.promfamilies` fills them) follow Prometheus's naming conventions:
+(`nastui.core.metrics.families` fills them) follow Prometheus's naming conventions:
 
 - base units: `_seconds`, `_bytes`, `_celsius`, `_volts`, ratios 0..1 (never percent);
 - no changing state in a label value: a state is a state set (one series per possible state,
@@ -13,15 +13,21 @@
   `host`+`fan`, `host`+`bay`); descriptive labels (model, serial, device name, bay, pool
   kind, fan zone) only on the `_info` families, joined with `* on(host, drive) group_left`;
 - every sample a gauge; unknown values have no sample: unknown is never 0
-  (`nastui.core.promtext` writes the text).
+  (`nastui.core.metrics.exposition` writes the text).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from nastui.core.promfamilies import collect
-from nastui.core.promtext import Family, escape_help, escape_label, format_families, format_value
+from nastui.core.metrics.exposition import (
+    Family,
+    escape_help,
+    escape_label,
+    format_families,
+    format_value,
+)
+from nastui.core.metrics.families import collect
 from nastui.model import FleetHost, HostSnapshot, Thresholds
 
 __all__ = [

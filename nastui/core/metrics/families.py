@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from enum import Enum
 
 from nastui.core.assess import overall, pool_health
-from nastui.core.promtext import Family
+from nastui.core.metrics.exposition import Family
 from nastui.model import (
     FleetHost,
     Health,
@@ -244,7 +244,7 @@ def collect(
     snapshot: HostSnapshot, limits: Thresholds | None, fleet: Sequence[FleetHost]
 ) -> list[Family]:
     """Every family, filled from the local `snapshot` and the `fleet` (see
-    `nastui.core.prometheus.families`)."""
+    `nastui.core.metrics.render.families`)."""
     sink = Sink()
     sink.add("host_up", 1, host=snapshot.host)
     _everything(sink, snapshot, snapshot.host, limits)
