@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from nastui.history.db import History
     from nastui.ui.screens.bench_source import BenchSource
 
-STARTUP_SETTLE_S = 0.25
+STARTUP_SETTLE_S = 0.1
 SWAP_FLOW = "nastui.swap.flow.status"
 
 
