@@ -13,7 +13,7 @@ SCENARIO    ?= healthy-24-bay
 DEMO_STAMP  := $(VENV)/.nastui-demo
 
 # Debian packages the test suite drives for real (see tests/integration and ../shared/lab).
-APT_PACKAGES := systemd tmux util-linux fdisk btrfs-progs fio openipmi ipmitool smartmontools sg3-utils ledmon e2fsprogs hdparm sdparm snmpd snmp libsnmp40 libsnmp-base nut-server nut-client zsh fish groff-base man-db bsdextrautils prometheus smitools python3-venv
+APT_PACKAGES := systemd tmux htop glances util-linux fdisk btrfs-progs fio openipmi ipmitool smartmontools sg3-utils ledmon e2fsprogs hdparm sdparm snmpd snmp libsnmp40 libsnmp-base nut-server nut-client zsh fish groff-base man-db bsdextrautils prometheus smitools python3-venv
 
 # snmpsim (PyPI) serves SNMP recordings to the fleet tests. As root it must drop privileges to
 # nobody, who cannot read a Python under /root: its venv is built from Debian's python3 in a
@@ -43,7 +43,7 @@ unit: $(STAMP)
 	$(BIN)/pytest $(UNIT_PARALLEL) -m "not integration" $(PYTEST_ARGS) || [ $$? = 5 ]
 	$(BIN)/pytest -m integration $(PYTEST_ARGS) || [ $$? = 5 ]
 
-perf: snmpsim $(STAMP)
+perf: apt snmpsim $(STAMP)
 	$(BIN)/python -m tests.perf
 
 screenshots: $(STAMP)

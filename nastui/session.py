@@ -18,34 +18,27 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from nastui import exits
-from nastui.collectors import runner, standin
 from nastui.collectors.base import Backend, FleetSource
-from nastui.collectors.confine import confined, is_other_box
-from nastui.collectors.local import LocalBackend
-from nastui.collectors.replay import BundleError, Tree, open_tree
 from nastui.config import AlertsConfig, Config, ConfigError, find_config_path, load_config
 from nastui.control import acks as ack_file
-from nastui.control.demostate import FileDemoStore, open_demo
 from nastui.control.locate import Locator
-from nastui.control.locate_ladder import LadderLocator
 from nastui.control.statefile import StateError
 from nastui.core.clock import Clock, SystemClock
 from nastui.core.statefiles import demo_state_dir, state_dir
 from nastui.core.store import SnapshotStore
-from nastui.history.db import HISTORY_FILE, History, HistoryError
 from nastui.history.dirs import PRIVATE_DIR_MODE, make_dir
 from nastui.model import UNASSESSED, Acknowledgement, HostSnapshot
-from nastui.selftest.io.tester import SmartctlTester
-from nastui.sim import DEFAULT_SCENARIO, SimBackend, UnknownScenario
-from nastui.sim.clock import SIM_EPOCH, FakeClock, FollowingClock
-from nastui.sim.history import demo_history
-from nastui.sim.locate import SimLocator
-from nastui.sim.scenarios import get_scenario
-from nastui.sim.swap import load_hands
-from nastui.swap.io.machine import MachineSwap
+
+# What one source needs and the other does not (the machine's collectors, the simulator, a
+# capture bundle's reader, the history's database) is imported where that source is opened:
+# `nastui status --demo` and the interface's first frame load only what they show.
+if TYPE_CHECKING:
+    from nastui.collectors.replay import Tree
+    from nastui.history.db import History
+    from nastui.sim.backend import SimBackend
 
 HISTORY_SEED_S = 86400.0
 T = TypeVar("T")
@@ -62,7 +55,9 @@ class Source:
     config: Path | None = None
     live: bool = False  # the demo clock follows the wall clock (the TUI) instead of standing still
     history: bool = True  # read the daemon's history into the store (the TUI's trends)
-    fleet: bool = True  # set up the `[[host]]` fleet (the demo's simulated one) for polling
+    # Set up the `[[host]]` fleet (the demo's simulated one) for polling now; False leaves it to
+    # `Session.open_fleet` (the interface opens it after its first frame).
+    fleet: bool = True
 
     @classmethod
     def from_options(cls, options: object, *, live: bool = False, history: bool = False) -> Source:
@@ -101,6 +96,15 @@ class Session:
     past: Callable[[], History | None] = lambda: None
     """The history this source has, opened when called (the daemon's file, or the demo's
     simulated day built then): `history_for`."""
+    fleet_opener: Callable[[], FleetSource | None] = lambda: None
+    """The fleet this source has, set up when called: `open_fleet`."""
+
+    def open_fleet(self) -> FleetSource | None:
+        """The fleet, set up now if the source left it for later (None: there is none)."""
+        if self.fleet is None:
+            self.fleet = self.fleet_opener()
+            self.fleet_opener = lambda: None
+        return self.fleet
 
     async def poll(self) -> HostSnapshot:
         """Collect once, apply the acknowledgements (`acks.json` in the state directory: the
@@ -156,6 +160,8 @@ def load_for(source: Source, env: Mapping[str, str], tree: Tree | None = None) -
     path = source.config
     if path is None and not source.demo:
         if tree is None and source.root is not None:
+            from nastui.collectors.replay import open_tree
+
             tree = open_tree(source.root, env)
         path = (tree.config if tree is not None else None) or find_config_path(env)
     return load_config(path)
@@ -169,19 +175,46 @@ def open_or_exit(source: Source, env: Mapping[str, str]) -> Session:
         return open_session(source, env)
     except ConfigError as exc:
         raise exits.CommandExit(exits.EX_CONFIG, f"nastui: {exc}") from None
-    except UnknownScenario as exc:
+    # An except clause's class is looked up only when an exception reaches it: the simulator
+    # and the bundle reader are not loaded for these unless something went wrong.
+    except _unknown_scenario() as exc:
         raise exits.CommandExit(exits.EX_USAGE, f"nastui: {exc}") from None
-    except BundleError as exc:
+    except _bundle_error() as exc:
         raise exits.CommandExit(exits.EX_DATAERR, f"nastui: --root {exc}") from None
+
+
+def _unknown_scenario() -> type[Exception]:
+    from nastui.sim.scenarios import UnknownScenario
+
+    return UnknownScenario
+
+
+def _bundle_error() -> type[Exception]:
+    from nastui.collectors.replay import BundleError
+
+    return BundleError
 
 
 def open_session(source: Source, env: Mapping[str, str]) -> Session:
     """Open a source, and put what answers for programs in front of the runner (see the
     module docstring). Raises `ConfigError`, `nastui.sim.UnknownScenario` or `BundleError`."""
-    tree = open_tree(source.root, env) if source.root is not None and not source.demo else None
-    config = load_for(source, env, tree)
     if source.demo:
-        return _open_demo(source, config, env)
+        return _open_demo(source, load_for(source, env), env)
+    return _open_machine(source, env)
+
+
+def _open_machine(source: Source, env: Mapping[str, str]) -> Session:
+    """The machine (or the tree or capture bundle `--root` names)."""
+    from nastui.collectors import runner, standin
+    from nastui.collectors.confine import confined, is_other_box
+    from nastui.collectors.local import LocalBackend
+    from nastui.collectors.replay import open_tree
+    from nastui.control.locate_ladder import LadderLocator
+    from nastui.selftest.io.tester import SmartctlTester
+    from nastui.swap.io.machine import MachineSwap
+
+    tree = open_tree(source.root, env) if source.root is not None else None
+    config = load_for(source, env, tree)
     if tree is not None and tree.manifest is not None:  # the box replayed, not its network
         config = dataclasses.replace(config, hosts=(), ups=(), alerts=AlertsConfig())
     standin.use(tree.stand_in if tree is not None else None)
@@ -215,11 +248,12 @@ def open_session(source: Source, env: Mapping[str, str]) -> Session:
         clock,
         locator,
         store,
-        _fleet(source, config, clock),
+        _fleet(source, config, clock) if source.fleet else None,
         state_dir=state_dir(env, os.geteuid()),
         legacy_acks=_legacy_acks(env),
         tree=tree,
         past=lambda: _local_history(env),
+        fleet_opener=lambda: _fleet(source, config, clock),
     )
     return attach_history(session, _local_history(env)) if source.history else session
 
@@ -229,6 +263,8 @@ def _clock_of(tree: Tree | None, *, live: bool) -> Clock:
     the live front ends), so it replays as it was seen."""
     if tree is None or tree.manifest is None:
         return SystemClock()
+    from nastui.sim.clock import FakeClock, FollowingClock
+
     taken = tree.manifest.taken_at
     return FollowingClock(taken) if live else FakeClock(taken)
 
@@ -238,6 +274,13 @@ def _open_demo(source: Source, config: Config, env: Mapping[str, str]) -> Sessio
     `SIM_EPOCH` + wall time since the demo session began, kept in `demo.json` there) and keeps
     its LEDs and scrubs there; without one (tests, screenshots) on a clock of its own at
     `SIM_EPOCH`: standing still, or following the wall clock's pace when live."""
+    from nastui.control.demostate import FileDemoStore, open_demo
+    from nastui.sim.backend import SimBackend
+    from nastui.sim.clock import SIM_EPOCH, FakeClock, FollowingClock
+    from nastui.sim.hands import load_hands
+    from nastui.sim.locate import SimLocator
+    from nastui.sim.scenarios import DEFAULT_SCENARIO, get_scenario
+
     scenario = get_scenario(source.scenario or DEFAULT_SCENARIO).name
     directory = _private(demo_state_dir(env, scenario))
     store, offset = None, 0.0
@@ -266,9 +309,10 @@ def _open_demo(source: Source, config: Config, env: Mapping[str, str]) -> Sessio
         sim,
         sim_clock,
         SimLocator(sim),
-        fleet=_fleet(source, config, sim_clock, sim),
+        fleet=_fleet(source, config, sim_clock, sim) if source.fleet else None,
         state_dir=directory,
         past=lambda: _demo_history(source, sim, sim_clock.now()),
+        fleet_opener=lambda: _fleet(source, config, sim_clock, sim),
     )
     if not source.history:
         return session
@@ -289,6 +333,8 @@ def _from_history(
 ) -> tuple[T, ...]:
     """`read` of the daemon's history file (opened read-only and closed again); nothing when
     there is no history or it cannot be read."""
+    from nastui.history.db import HistoryError
+
     history = _local_history(env)
     if history is None:
         return ()
@@ -302,7 +348,7 @@ def _from_history(
 
 def _legacy_acks(env: Mapping[str, str]) -> tuple[Acknowledgement, ...]:
     """Alert acknowledgements an older nastui kept in the history database (read-only)."""
-    return _from_history(env, History.acks)
+    return _from_history(env, lambda history: history.acks())
 
 
 def _zfs_history(env: Mapping[str, str], host: str) -> tuple[str, ...]:
@@ -312,6 +358,8 @@ def _zfs_history(env: Mapping[str, str], host: str) -> tuple[str, ...]:
 
 def _local_history(env: Mapping[str, str]) -> History | None:
     """The daemon's history file, read-only; None when there is none (normal: no daemon)."""
+    from nastui.history.db import HISTORY_FILE, History, HistoryError
+
     path = state_dir(env, os.geteuid()) / HISTORY_FILE
     try:
         return History.open(path, readonly=True) if path.exists() else None
@@ -321,6 +369,9 @@ def _local_history(env: Mapping[str, str]) -> History | None:
 
 def _demo_history(source: Source, sim: SimBackend, end: float) -> History | None:
     """The simulated day before `end` (clock time), as the daemon would have kept it."""
+    from nastui.history.db import HistoryError
+    from nastui.sim.history import demo_history
+
     try:
         return demo_history(
             sim.scenario.name,
@@ -346,6 +397,8 @@ def attach_history(session: Session, history: History | None) -> Session:
     it has loaded the history)."""
     if history is None:
         return session
+    from nastui.history.db import HistoryError
+
     host, since = session.backend.host, session.clock.now() - HISTORY_SEED_S
     try:
         for metric in history.metrics(host):
@@ -362,10 +415,8 @@ def _fleet(
 ) -> FleetSource | None:
     """The fleet to poll: the scenario's simulated hosts for the demo, else an SNMP collector
     for the configured `[[host]]`s (a note per host without the snmp extra) and NUT for the
-    `[[ups]]`s; None when the source wants no fleet or none is configured.
+    `[[ups]]`s; None when none is configured.
     Imported here so commands that never poll the fleet do not load the SNMP engine."""
-    if not source.fleet:
-        return None
     fleet: FleetSource
     if sim is not None:
         from nastui.sim.fleet import SimFleet

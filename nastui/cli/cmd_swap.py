@@ -29,7 +29,8 @@ from typing import TextIO
 
 from nastui import exits
 from nastui.cli.command import poll_once, write_json
-from nastui.sim.swap import VARIANTS, Hand, SimSwap
+from nastui.sim.hands import Hand
+from nastui.sim.swap import VARIANTS, SimSwap
 from nastui.swap.flow import box as swapflow
 from nastui.swap.flow import steps
 from nastui.swap.io.store import BadStateFile, StateError

@@ -10,11 +10,13 @@ are the session's `Locator`, made for the same box.)
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from nastui.model import FleetHost, HostSnapshot
-from nastui.selftest.logic.tester import Tester
-from nastui.swap.logic.hands import SwapHands
+
+if TYPE_CHECKING:  # the features' code is loaded when a feature is used, not for the seam
+    from nastui.selftest.logic.tester import Tester
+    from nastui.swap.logic.hands import SwapHands
 
 
 class Backend(Protocol):

@@ -2,6 +2,10 @@
 
 The demo has its own (`demo_state_dir`), per scenario.
 
+The swap in progress is kept there too (`swap.json`, and its backup `swap.json.bak`:
+`nastui.swap.io.store`); its names are here so that what only asks whether there is one (the
+interface, before it loads the swap's code) need not load the swap.
+
 Two files live in the state directory: `acks.json` (acknowledgements, `nastui.core.ack`) and
 `leds.json`, the locate LEDs nastui switched on. Write-only methods (ledctl, sg_ses) cannot be
 read back, and an activity blink lives in one process, so the locator records what it lit and
@@ -25,6 +29,8 @@ from typing import Any
 from nastui.safeio import loads_json
 
 ACKS_FILE = "acks.json"
+SWAP_FILE = "swap.json"
+BACKUP_SUFFIX = ".bak"
 LEDS_FILE = "leds.json"
 FORMAT_VERSION = 1
 BLINK = "activity-blink"

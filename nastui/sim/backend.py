@@ -12,8 +12,10 @@ and saved after each action, so separate commands see one box.
 
 from __future__ import annotations
 
+import functools
 import math
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from nastui.config.presets import PRESETS
 from nastui.core.clock import Clock
@@ -39,10 +41,13 @@ from nastui.sim.clock import FakeClock
 from nastui.sim.drives import SmartReads, build_drive
 from nastui.sim.engine import Engine, SimState
 from nastui.sim.grid import rng_for
+from nastui.sim.hands import Hands, load_hands
 from nastui.sim.pools import ScrubOverride, build_pools, scrub_action
 from nastui.sim.scenarios import DEFAULT_SCENARIO, Scenario, get_scenario
-from nastui.sim.selftest import SimTester
-from nastui.sim.swap import Hands, SimSwap, apply_hands, load_hands
+
+if TYPE_CHECKING:
+    from nastui.sim.selftest import SimTester
+    from nastui.sim.swap import SimSwap
 from nastui.sim.thermal import fan_reading, sensor_reading
 
 
@@ -86,14 +91,25 @@ class SimBackend:
         self.hands_dir: Path | None = None
         """Where the demo keeps them: read again at every snapshot when set, so a
         `nastui --demo swap sim ...` in another terminal shows in a running interface."""
-        self.swap = SimSwap(self)
-        """The swap's commands played as hands (the `Backend` protocol's swap)."""
-        self.tester = SimTester()
-        """Self-tests that progress with simulated time (the `Backend` protocol's tester)."""
         self._offset = offset
         self._store = store
         self._synced: DemoState | None = None
         self._smart = SmartReads()
+
+    # The swap's and the self-test's code is loaded when a feature first asks for it.
+    @functools.cached_property
+    def swap(self) -> SimSwap:
+        """The swap's commands played as hands (the `Backend` protocol's swap)."""
+        from nastui.sim.swap import SimSwap
+
+        return SimSwap(self)
+
+    @functools.cached_property
+    def tester(self) -> SimTester:
+        """Self-tests that progress with simulated time (the `Backend` protocol's tester)."""
+        from nastui.sim.selftest import SimTester
+
+        return SimTester()
 
     @property
     def host(self) -> str:
@@ -157,7 +173,11 @@ class SimBackend:
             source=f"sim:{self._scenario.name}",
         )
         shifted = shift_snapshot(raw, self._offset)
-        return apply_hands(shifted, self.hands) if self.hands.done else shifted
+        if not self.hands.done:
+            return shifted
+        from nastui.sim.swap import apply_hands  # what hands do to the box, once there are any
+
+        return apply_hands(shifted, self.hands)
 
     async def collect(self) -> HostSnapshot:
         """The `Backend` protocol's collect: the same as `snapshot`."""

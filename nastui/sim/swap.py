@@ -16,7 +16,6 @@ reallocated sectors), "small" (half the size), "smr" (a drive-managed SMR model)
 from __future__ import annotations
 
 import dataclasses
-import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,7 +32,8 @@ from nastui.model import (
     ScanKind,
     Vdev,
 )
-from nastui.safeio import STATE_LIMIT, read_text_bounded, write_atomic
+from nastui.safeio import write_atomic
+from nastui.sim.hands import HANDS_FILE, Hand, Hands, encode_hands
 from nastui.sim.plan import ScanPlan
 from nastui.swap.logic.argv import Ran, argv_for
 from nastui.swap.logic.burnin import BurnIn, burnin_argv
@@ -41,74 +41,12 @@ from nastui.swap.logic.hands import Members
 from nastui.swap.logic.names import Op, OpKind
 from nastui.swap.logic.plan import Sectors, locate_member, rebuild_estimate
 
-HANDS_FILE = "hands.json"
 VARIANTS = ("new", "used", "small", "smr", "4kn", "old")
 _REBUILD_KIND = {
     PoolKind.ZFS: ScanKind.RESILVER,
     PoolKind.MDRAID: ScanKind.RECOVERY,
     PoolKind.BTRFS: ScanKind.REPLACE,
 }
-
-
-@dataclass(frozen=True, slots=True)
-class Hand:
-    """One thing done to the simulated box.
-
-    Attributes:
-        kind: "pull", "insert", "fail", "offline" or "replace".
-        at: simulated Unix time it was done.
-        bay: the bay pulled from, inserted into or whose drive fails.
-        variant: what was inserted (see the module docstring).
-        pool, member: the pool and member an offline or replace acts on.
-        new: the new drive's key, for a replace.
-        like: the key of the drive an inserted one is modelled on (the one it replaces).
-    """
-
-    kind: str
-    at: float
-    bay: int | None = None
-    variant: str = "new"
-    pool: str = ""
-    member: str = ""
-    new: str = ""
-    like: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class Hands:
-    """Everything done so far, and how far the demo clock was moved on."""
-
-    done: tuple[Hand, ...] = ()
-    offset_s: float = 0.0
-
-    def plus(self, hand: Hand) -> Hands:
-        """With one more action."""
-        return dataclasses.replace(self, done=(*self.done, hand))
-
-
-def load_hands(directory: Path) -> Hands:
-    """The hands kept in `directory` (none when there is no file or it is unreadable: a FIFO
-    or a huge file in its place is refused at once, `nastui.safeio`)."""
-    try:
-        return decode_hands(read_text_bounded(directory / HANDS_FILE, STATE_LIMIT))
-    except OSError:
-        return Hands()
-
-
-def encode_hands(hands: Hands) -> str:
-    """hands.json's text."""
-    rows = [dataclasses.asdict(h) for h in hands.done]
-    return json.dumps({"version": 1, "offset_s": hands.offset_s, "hands": rows}, indent=2)
-
-
-def decode_hands(text: str) -> Hands:
-    """The actions in hands.json's text (none when empty or unreadable)."""
-    try:
-        data = json.loads(text) if text else {}
-        rows = [Hand(**row) for row in data.get("hands", ())]
-        return Hands(tuple(rows), float(data.get("offset_s", 0.0)))
-    except (ValueError, TypeError, AttributeError):
-        return Hands()
 
 
 def new_serial(bay: int | None, variant: str, count: int) -> str:

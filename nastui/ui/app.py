@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import sys
 from collections.abc import Callable
-from importlib import resources
-from typing import Any, ClassVar
+from importlib import import_module, resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import work
 from textual.app import App, ScreenStackError
@@ -25,23 +27,39 @@ from textual.worker import Worker, WorkerState
 
 from nastui.core.fleetview import fleet_alert_list, with_alerts
 from nastui.core.glyphs import Glyphs, glyphs_for
-from nastui.history.db import History
+from nastui.core.statefiles import BACKUP_SUFFIX, SWAP_FILE
 from nastui.model import FleetHost, HostSnapshot, LedState, Thresholds
 from nastui.session import Session, attach_history
-from nastui.swap.flow.status import swap_view
 from nastui.ui.asciiwire import ascii_driver
 from nastui.ui.quietinput import QuietLinuxDriver
 from nastui.ui.redraw import install_changed_cells_only
-from nastui.ui.screens.bays import BaysScreen
-from nastui.ui.screens.bench import BenchScreen
-from nastui.ui.screens.bench_source import BenchSource
 from nastui.ui.screens.dashboard import DashboardScreen
-from nastui.ui.screens.fans import FansScreen
-from nastui.ui.screens.fleet import FleetScreen
-from nastui.ui.screens.help import HelpScreen
-from nastui.ui.screens.pools import PoolsScreen
 
-STARTUP_SETTLE_S = 0.25
+if TYPE_CHECKING:
+    from nastui.history.db import History
+    from nastui.ui.screens.bench_source import BenchSource
+
+STARTUP_SETTLE_S = 0.1
+SWAP_FLOW = "nastui.swap.flow.status"
+
+
+def _swap_kept(directory: Path | None) -> bool:
+    """Whether a swap file (or its backup) is kept in `directory`."""
+    if directory is None:
+        return False
+    return any((directory / name).exists() for name in (SWAP_FILE, SWAP_FILE + BACKUP_SUFFIX))
+
+
+def _screen(module: str, name: str) -> Callable[[], Screen[Any]]:
+    """A mode's screen, its module imported when the mode is first shown: the first frame
+    waits for no screen but the dashboard (nor for the swap, the bench or the fleet they
+    bring)."""
+
+    def make() -> Screen[Any]:
+        screen: type[Screen[Any]] = getattr(import_module(f"nastui.ui.screens.{module}"), name)
+        return screen()
+
+    return make
 
 
 class AsciiScrollBar(ScrollBarRender):
@@ -83,12 +101,12 @@ class NastuiApp(App[int]):
     TITLE = "nastui"
     MODES: ClassVar[dict[str, str | Callable[[], Screen[Any]]]] = {
         "dashboard": DashboardScreen,
-        "bays": BaysScreen,
-        "pools": PoolsScreen,
-        "fans": FansScreen,
-        "bench": BenchScreen,
-        "fleet": FleetScreen,
-        "help": HelpScreen,
+        "bays": _screen("bays", "BaysScreen"),
+        "pools": _screen("pools", "PoolsScreen"),
+        "fans": _screen("fans", "FansScreen"),
+        "bench": _screen("bench", "BenchScreen"),
+        "fleet": _screen("fleet", "FleetScreen"),
+        "help": _screen("help", "HelpScreen"),
     }
     DEFAULT_MODE = "dashboard"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -173,13 +191,19 @@ class NastuiApp(App[int]):
         # Textual would otherwise paint the screen three times on start-up, and each full
         # frame costs most of a second on a 115200-baud serial console. (Not when polling
         # once, for tests and screenshots: they read the screen, not the terminal.)
-        if self._live:
-            self.delay_update(STARTUP_SETTLE_S)
         if self.ascii_only:
             self.add_class("-ascii")
         self.poll_forever()
-        if self.session.fleet is not None:
-            self.poll_fleet()
+        if self._live:
+            self.delay_update(STARTUP_SETTLE_S)
+            # What the first frame does not show (the fleet, the history) waits for it.
+            self.set_timer(STARTUP_SETTLE_S, lambda: self.call_after_refresh(self._background))
+        else:
+            self._background()
+
+    def _background(self) -> None:
+        """Start what the first frame does not wait for: the fleet's polls and the history."""
+        self.poll_fleet()
         if self._history_loader is not None:
             self.load_history()
 
@@ -209,8 +233,9 @@ class NastuiApp(App[int]):
     @work(exclusive=True, group="fleet", exit_on_error=False)
     async def poll_fleet(self) -> None:
         """Poll the remote hosts; once, or every `poll.fleet_s` while live. A worker of its
-        own, so a slow or hanging host never holds up the local panes."""
-        fleet = self.session.fleet
+        own, so a slow or hanging host never holds up the local panes. The fleet is set up
+        here, off the event loop, if the source left it for later."""
+        fleet = self.session.fleet or await asyncio.to_thread(self.session.open_fleet)
         if fleet is None:
             return
         while True:
@@ -245,10 +270,22 @@ class NastuiApp(App[int]):
         await super().action_switch_mode(mode)
 
     def on_snapshot_ready(self, message: SnapshotReady) -> None:
-        snapshot, lines, _ = swap_view(self.session, message.snapshot)
+        snapshot, lines = self._swap_view(message.snapshot)
         self._local = snapshot
         self.snapshot = self._with_fleet(snapshot)
         self._swap_notice(tuple(lines))
+
+    def _swap_view(self, snapshot: HostSnapshot) -> tuple[HostSnapshot, list[str]]:
+        """`snapshot` as the swap in progress explains it, and the swap's lines. The swap's
+        code is loaded only when there may be one: a swap file is kept in the state directory,
+        or the swap was loaded already (a swap screen opened: a demo without a state directory
+        keeps its swap in a directory of this process's)."""
+        if SWAP_FLOW not in sys.modules and not _swap_kept(self.session.state_dir):
+            return snapshot, []
+        from nastui.swap.flow.status import swap_view
+
+        shown, lines, _ = swap_view(self.session, snapshot)
+        return shown, lines
 
     def _with_fleet(self, local: HostSnapshot) -> HostSnapshot:
         """The box's snapshot with its fleet's alerts (`[[ups]]`es, `[[host]]`s: each naming

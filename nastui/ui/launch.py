@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import os
 import sys
 from collections.abc import MutableMapping
@@ -55,7 +56,8 @@ def run_ui(args: argparse.Namespace) -> int:
         return exits.EX_USAGE
     # The history (a demo builds a simulated day of it) is loaded after the first frame, off
     # the event loop: it would otherwise add half a second before anything shows.
-    source = Source.from_options(args, live=True, history=False)
+    # The fleet too (`NastuiApp` sets it up then): nothing of it loads before the first frame.
+    source = dataclasses.replace(Source.from_options(args, live=True, history=False), fleet=False)
     session = open_or_exit(source, os.environ)
     ui = session.config.ui
     textual_environment(os.environ, args.colors or ui.colors)

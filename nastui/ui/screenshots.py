@@ -16,7 +16,8 @@ from pathlib import Path
 from textual.pilot import Pilot
 
 from nastui.session import Session, Source, open_session
-from nastui.sim.swap import Hand, SimSwap
+from nastui.sim.hands import Hand
+from nastui.sim.swap import SimSwap
 from nastui.ui.app import NastuiApp, make_app
 
 

@@ -8,13 +8,26 @@ from __future__ import annotations
 
 import os
 import statistics
-import subprocess
 import sys
-import time
 
-from tests.perf import bench_perf, drives_perf, fleet_perf, guard_perf, screens_perf
+from tests.conftest import REPO
+from tests.perf import (
+    bench_perf,
+    drives_perf,
+    fand_perf,
+    fleet_perf,
+    guard_perf,
+    screens_perf,
+    startup_perf,
+)
 from tests.perf.grid_update import measure, summary
-from tests.perf.harness import PtyFigures, ptybytes, steady_cpu_percent, time_to_full_frame
+from tests.perf.harness import (
+    PtyFigures,
+    ptybytes,
+    steady_cpu_percent,
+    time_to_full_frame,
+    wall_time,
+)
 
 WINDOW = float(os.environ.get("PERF_SECONDS", "60"))
 SHORT = 6.0
@@ -104,18 +117,9 @@ def grid() -> None:
     )
 
 
-def _wall(cmd: list[str], runs: int = 5) -> float:
-    times = []
-    for _ in range(runs):
-        started = time.perf_counter()
-        subprocess.run(cmd, capture_output=True, check=False)
-        times.append(time.perf_counter() - started)
-    return statistics.median(times)
-
-
 def cli() -> None:
     """Headless command latency against a bare interpreter."""
-    base = _wall([PY, "-c", "pass"])
+    base = wall_time([PY, "-c", "pass"])
     print("CLI wall time (median of 5)")
     _row("baseline: python -c pass", f"{base * 1000:.0f} ms")
     for label, argv in (
@@ -123,12 +127,14 @@ def cli() -> None:
         ("nastui bays --demo --json", ["bays", "--demo", "--json"]),
         ("nastui bays --scenario datacenter-102", ["bays", "--scenario", "datacenter-102"]),
     ):
-        took = _wall([*NASTUI, *argv])
+        took = wall_time([*NASTUI, *argv])
         _row(label, f"{took * 1000:.0f} ms", "", f"{took / base:.1f}x the bare interpreter")
 
 
 def main() -> int:
     """Run every measurement and print the table."""
+    startup_perf.report(_row)
+    print()
     cli()
     print()
     drives_perf.report(_row)
@@ -144,6 +150,8 @@ def main() -> int:
     bench_perf.bench()
     print()
     guard_perf.report(_row)
+    print()
+    fand_perf.main(REPO)
     return 0
 
 

@@ -14,7 +14,9 @@ import os
 import pty
 import select
 import signal
+import statistics
 import struct
+import subprocess
 import termios
 import time
 from dataclasses import dataclass
@@ -144,3 +146,13 @@ def quit_pty(pid: int, fd: int) -> None:
         os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
     os.close(fd)
+
+
+def wall_time(cmd: list[str], runs: int = 5) -> float:
+    """Median wall seconds of `cmd` over `runs` runs (its output discarded)."""
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        subprocess.run(cmd, capture_output=True, check=False)
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)

@@ -113,7 +113,7 @@ async def test_ups_host_shows_its_state() -> None:
 
 async def test_no_hosts_configured_says_how_to_add_them() -> None:
     session = open_session(Source(demo=True), {})
-    session.fleet = None
+    session.fleet, session.fleet_opener = None, lambda: None  # a box with no [[host]]
     app = make_app(session, live=False)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -193,9 +193,11 @@ async def test_a_hanging_fleet_poll_never_stalls_the_local_panes() -> None:
     session.fleet = hang
     app = make_app(session, live=True, poll_interval=0.01)
     async with app.run_test(size=SIZE) as pilot:
-        for _ in range(500):  # until the local poll has run a few times (bounded)
+        # Until the fleet's poll has started (after the first frame) and the local poll has
+        # run a few times (bounded).
+        for _ in range(500):
             await pilot.pause(0.01)
-            if counting.collected >= 5:
+            if counting.collected >= 5 and hang.started:
                 break
         assert counting.collected >= 5
         assert hang.started == 1

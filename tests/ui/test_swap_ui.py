@@ -15,7 +15,8 @@ import pytest
 
 from nastui.core.statefiles import state_dir
 from nastui.session import Source, open_session
-from nastui.sim.swap import HANDS_FILE, Hand, Hands, encode_hands, new_serial
+from nastui.sim.hands import HANDS_FILE, Hand, Hands, encode_hands
+from nastui.sim.swap import new_serial
 from nastui.ui.app import NastuiApp, make_app
 from nastui.ui.cells import rebuilding_drives
 from nastui.ui.screens.swap import SwapScreen

@@ -24,10 +24,10 @@ from pathlib import Path
 from typing import Any
 
 from nastui.control.statefile import BadStateFile, StateError, read_or_empty, write_atomic
+from nastui.core.statefiles import BACKUP_SUFFIX, SWAP_FILE
 from nastui.history.dirs import STATE_DIR_MODE, make_dir
 from nastui.swap.logic.codec import (
     LOG_FILE,
-    SWAP_FILE,
     decode_log,
     decode_swap,
     encode_log,
@@ -38,7 +38,6 @@ from nastui.swap.logic.state import Swap
 
 __all__ = ["BadStateFile", "StateError", "SwapBusy", "SwapLock", "SwapStore"]
 
-BACKUP_SUFFIX = ".bak"
 LOCK_FILE = "swap.lock"
 _LOCK_TEXT_LIMIT = 4096
 

@@ -17,7 +17,6 @@ from typing import Any
 from nastui.swap.logic.names import Op, OpKind, Stage
 from nastui.swap.logic.state import DriveRef, Progress, Swap, SwapPhase
 
-SWAP_FILE = "swap.json"
 LOG_FILE = "swaps.json"
 FORMAT_VERSION = 1
 

@@ -13,9 +13,6 @@ from textual.widgets import Input
 from nastui.model import HostSnapshot
 from nastui.ui.cells import selected_summary
 from nastui.ui.screens.base import NasScreen
-from nastui.ui.screens.drive import DriveScreen
-from nastui.ui.screens.drives import DrivesScreen
-from nastui.ui.screens.swap import SwapScreen
 from nastui.ui.widgets.baygrid import BayGrid
 from nastui.ui.widgets.textpanel import TextPanel
 
@@ -75,6 +72,8 @@ class GridScreen(NasScreen):
 
     def action_drives(self) -> None:
         """Every drive nastui knows, those in no bay and the missing ones too."""
+        from nastui.ui.screens.drives import DrivesScreen  # loaded when first opened
+
         self.app.push_screen(DrivesScreen())
 
     # ---------------------------------------------------------------- grid messages
@@ -85,6 +84,8 @@ class GridScreen(NasScreen):
         self._title_grid()
 
     def on_bay_grid_opened(self, message: BayGrid.Opened) -> None:
+        from nastui.ui.screens.drive import DriveScreen  # loaded when first opened
+
         self.app.push_screen(DriveScreen(message.bay))
 
     async def on_bay_grid_locate_toggled(self, message: BayGrid.LocateToggled) -> None:
@@ -94,6 +95,8 @@ class GridScreen(NasScreen):
         """Open the swap screen for the selected bay."""
         slot = self.grid.selected_slot()
         if slot is not None:
+            from nastui.ui.screens.swap import SwapScreen  # the swap's code, when first opened
+
             self.app.push_screen(SwapScreen(slot.bay))
 
     # ---------------------------------------------------------------- filter

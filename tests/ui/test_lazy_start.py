@@ -1,0 +1,92 @@
+"""What loads before the first frame (issue 23 §3): the dashboard's code, the session and the one
+backend it uses; nothing of the swap, the bench or the fleet, no other screen. Structural, not
+timed: each case runs in a fresh interpreter and reads `sys.modules`."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from tests.conftest import REPO
+
+FEATURES = (
+    "nastui.swap",
+    "nastui.bench",
+    "nastui.sim.fleet",
+    "nastui.collectors.fleet",
+    "nastui.collectors.snmp",
+    "nastui.ui.screens.fleet",
+    "nastui.ui.render.fleet",
+    "nastui.ui.screens.bench",
+    "nastui.ui.screens.swap",
+)
+
+# The interface's start as `nastui --demo` makes it (nastui.ui.launch.run_ui, which needs a
+# terminal), headless: the first frame drawn, the first snapshot on it.
+FIRST_FRAME = """
+import asyncio, json, sys
+from nastui.session import Source, open_session
+from nastui.ui.app import make_app
+from nastui.ui.screens.dashboard import DashboardScreen
+
+async def first_frame() -> list[str]:
+    session = open_session(Source(demo=True, live=True, history=False, fleet=False), {})
+    app = make_app(session, initial=await session.poll())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, DashboardScreen) and app.snapshot is not None
+        loaded = sorted(sys.modules)
+        app.exit()
+    return loaded
+
+print(json.dumps(asyncio.run(first_frame())))
+"""
+
+
+def loaded_after(code: str) -> set[str]:
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO
+    )
+    return set(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+def features(loaded: set[str]) -> set[str]:
+    return {m for m in loaded if any(m == f or m.startswith(f + ".") for f in FEATURES)}
+
+
+def test_the_first_frame_loads_no_feature_and_no_other_screen() -> None:
+    loaded = loaded_after(FIRST_FRAME)
+    assert "nastui.ui.screens.dashboard" in loaded  # the probe did reach the first frame
+    assert features(loaded) == set()
+    screens = {m for m in loaded if m.startswith("nastui.ui.screens.")}
+    assert screens <= {
+        "nastui.ui.screens.base",
+        "nastui.ui.screens.dashboard",
+        "nastui.ui.screens.gridscreen",
+    }
+    assert "nastui.collectors.local" not in loaded  # the demo does not load the machine's
+
+
+def test_a_screen_loads_when_first_shown() -> None:
+    code = FIRST_FRAME.replace(
+        "        loaded = sorted(sys.modules)",
+        "        await pilot.press('n')\n        await pilot.pause()\n"
+        "        loaded = sorted(sys.modules)",
+    )
+    assert "nastui.ui.screens.bench" in loaded_after(code)
+
+
+def test_the_session_loads_only_the_backend_it_opens() -> None:
+    probe = "import json, sys\n{}\nprint(json.dumps(sorted(sys.modules)))"
+    bare = loaded_after(probe.format("import nastui.session"))
+    assert not {"nastui.sim.backend", "nastui.collectors.local"} & bare
+    demo = loaded_after(
+        probe.format(
+            "from nastui.session import Source, open_session\n"
+            "open_session(Source(demo=True, history=False, fleet=False), {})"
+        )
+    )
+    assert "nastui.sim.backend" in demo
+    assert "nastui.collectors.local" not in demo
+    assert features(demo) == set()
