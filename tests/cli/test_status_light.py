@@ -1,7 +1,8 @@
 """What `nastui status --demo` loads (issue 23 §3): what it shows and nothing more. No history
-database (the demo has none to estimate from), no swap code without a swap file, no benchmark,
-no UPS reader without a `[[ups]]`, never Textual. Structural, not timed: each case runs the
-command in a fresh interpreter and reads `sys.modules` as it exits.
+database (the demo has none to estimate from), no configuration parser (nor a file to parse),
+no swap code without a swap file, no benchmark, no UPS reader without a `[[ups]]`, never
+Textual. Structural, not timed: each case runs the command in a fresh interpreter and reads
+`sys.modules` as it exits.
 
 The swap case keeps the other side: with a swap file in the state directory, a fresh `status`
 does load the swap's code and shows the swap in progress."""
@@ -31,6 +32,8 @@ sys.exit(code)
 
 NOT_LOADED = (
     "sqlite3",
+    "tomllib",
+    "nastui.config.parse",
     "nastui.history.db",
     "nastui.bench",
     "nastui.model.bench",
