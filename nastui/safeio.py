@@ -37,7 +37,6 @@ import json
 import os
 import re
 import stat
-import tempfile
 from itertools import accumulate
 from pathlib import Path
 from typing import Any
@@ -197,6 +196,8 @@ def write_atomic(
     Raises:
         OSError: the file cannot be written (the temporary file is removed).
     """
+    import tempfile  # with `random`: loaded by what writes, not by every reader
+
     path = Path(path)
     try:
         fd, name = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)

@@ -14,6 +14,7 @@ import contextlib
 import dataclasses
 import math
 import os
+import sys
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -27,7 +28,7 @@ from nastui.control import acks as ack_file
 from nastui.control.locate import Locator
 from nastui.control.statefile import StateError
 from nastui.core.clock import Clock, SystemClock
-from nastui.core.statefiles import demo_state_dir, state_dir
+from nastui.core.statefiles import BACKUP_SUFFIX, SWAP_FILE, demo_state_dir, state_dir
 from nastui.core.store import SnapshotStore
 from nastui.history.dirs import PRIVATE_DIR_MODE, make_dir
 from nastui.model import UNASSESSED, Acknowledgement, HostSnapshot
@@ -41,6 +42,8 @@ if TYPE_CHECKING:
     from nastui.sim.backend import SimBackend
 
 HISTORY_SEED_S = 86400.0
+SWAP_FLOW = "nastui.swap.flow.status"  # the swap as status and the interface show it
+SWAP_NAMES = (SWAP_FILE, SWAP_FILE + BACKUP_SUFFIX)
 T = TypeVar("T")
 
 
@@ -137,6 +140,21 @@ class Session:
             return self._acks()[1]
         except StateError:
             return ()
+
+    def may_keep_swap(self) -> bool:
+        """Whether there may be a swap in progress to show: a swap file (or its backup) in the
+        state directory, or the swap's code loaded already (a demo without a state directory
+        keeps its swap in a directory of this process's once one is written). What only shows
+        a swap (`status`, the interface) loads the swap's code only then; a state directory
+        that cannot be looked into says yes, for the swap's reader to say why."""
+        if SWAP_FLOW in sys.modules:
+            return True
+        if self.state_dir is None:
+            return False
+        try:
+            return any((self.state_dir / name).exists() for name in SWAP_NAMES)
+        except OSError:
+            return True
 
     def writable_state_dir(self) -> Path:
         """The state directory, for writing acknowledgements.

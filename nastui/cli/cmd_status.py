@@ -20,10 +20,8 @@ from nastui.cli.statusview import FullIn, render_status, status_data
 from nastui.core import perfdata
 from nastui.core.assess import overall
 from nastui.core.capacity import WINDOW_S, metric, time_to_full
-from nastui.history.db import HistoryError
 from nastui.model import HostSnapshot
 from nastui.session import Session, Source, history_for, open_or_exit
-from nastui.swap.flow.status import swap_view
 
 
 def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentParser) -> None:
@@ -40,6 +38,8 @@ def full_in(session: Session, snapshot: HostSnapshot, source_demo: bool) -> Full
     history = session.history or history_for(session)
     if history is None:
         return {}
+    from nastui.history.db import HistoryError  # loaded already: the history is open
+
     now = snapshot.taken_at
     result: dict[str, float | None] = {}
     try:
@@ -66,7 +66,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     snapshot = asyncio.run(session.poll())
     limits = session.config.thresholds
     filling = full_in(session, snapshot, bool(args.demo))
-    snapshot, swap_lines, swap_critical = swap_view(session, snapshot)
+    snapshot, swap_lines, swap_critical = _swap_view(session, snapshot)
     upses = read_upses(session)
     snapshot = with_ups_alerts(snapshot, upses, session.alert_acks())
     if args.json:
@@ -79,6 +79,16 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         )
         out.write(with_swap(text, swap_lines, critical=swap_critical))
     return max(int(overall(snapshot)), exits.CRITICAL if swap_critical else exits.OK)
+
+
+def _swap_view(session: Session, snapshot: HostSnapshot) -> tuple[HostSnapshot, list[str], bool]:
+    """`nastui.swap.flow.status.swap_view`, its code loaded only when there may be a swap in
+    progress (`Session.may_keep_swap`)."""
+    if not session.may_keep_swap():
+        return snapshot, [], False
+    from nastui.swap.flow.status import swap_view
+
+    return swap_view(session, snapshot)
 
 
 def with_swap(text: str, lines: list[str], *, critical: bool) -> str:

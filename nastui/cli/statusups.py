@@ -13,7 +13,6 @@ import asyncio
 from collections.abc import Sequence
 from typing import Any
 
-from nastui.collectors.nut import NutFleet
 from nastui.core.fleetview import UNREACHABLE, fleet_alert_list, ups_state, ups_text, with_alerts
 from nastui.model import Acknowledgement, FleetHost, HostSnapshot
 from nastui.session import Session
@@ -24,6 +23,8 @@ def read_upses(session: Session) -> tuple[FleetHost, ...]:
     upses = session.config.ups
     if not upses:
         return ()
+    from nastui.collectors.nut import NutFleet  # only with a UPS to read
+
     fleet = NutFleet(upses, session.clock, limits=session.config.thresholds)
     return asyncio.run(fleet.poll())
 

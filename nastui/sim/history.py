@@ -116,12 +116,15 @@ def record_day(
         snapshot = backend.snapshot()
 
 
-@functools.lru_cache(maxsize=8)
-def _template(scenario: str, seed: int, host: str | None, end: float, offset: float) -> History:
-    """The simulated day, recorded once per process and arguments."""
+def _recorded(scenario: str, seed: int, host: str | None, end: float, offset: float) -> History:
+    """The simulated day, recorded into a new in-memory history."""
     history = History.in_memory()
     record_day(history, scenario, seed=seed, host=host, end=end, offset=offset)
     return history
+
+
+_template = functools.lru_cache(maxsize=8)(_recorded)  # kept once a day is asked for twice
+_asked: set[tuple[str, int, str | None, float, float]] = set()  # days asked for once so far
 
 
 def demo_history(
@@ -131,13 +134,18 @@ def demo_history(
     `offset` seconds later, see `record_day` and the module).
 
     Each call gets its own copy, so one session's writes (acknowledgements) never show in
-    another's.
+    another's. The first call for a day gets the day as built, no copy kept (the interface
+    asks once: half a megabyte less); a day asked for again is kept, and copied from then on.
 
     Raises:
         UnknownScenario: no scenario has that name.
         HistoryError: SQLite could not make the in-memory database.
     """
+    day = (scenario, seed, host, end, offset)
     try:
-        return _template(scenario, seed, host, end, offset).copy()
+        if day not in _asked:
+            _asked.add(day)
+            return _recorded(*day)
+        return _template(*day).copy()
     except sqlite3.Error as exc:
         raise HistoryError(f"demo history: {exc}") from None

@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import sys
 from collections.abc import Callable
 from importlib import import_module, resources
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import work
@@ -27,7 +25,6 @@ from textual.worker import Worker, WorkerState
 
 from nastui.core.fleetview import fleet_alert_list, with_alerts
 from nastui.core.glyphs import Glyphs, glyphs_for
-from nastui.core.statefiles import BACKUP_SUFFIX, SWAP_FILE
 from nastui.model import FleetHost, HostSnapshot, LedState, Thresholds
 from nastui.session import Session, attach_history
 from nastui.ui.asciiwire import ascii_driver
@@ -40,14 +37,6 @@ if TYPE_CHECKING:
     from nastui.ui.screens.bench_source import BenchSource
 
 STARTUP_SETTLE_S = 0.1
-SWAP_FLOW = "nastui.swap.flow.status"
-
-
-def _swap_kept(directory: Path | None) -> bool:
-    """Whether a swap file (or its backup) is kept in `directory`."""
-    if directory is None:
-        return False
-    return any((directory / name).exists() for name in (SWAP_FILE, SWAP_FILE + BACKUP_SUFFIX))
 
 
 def _screen(module: str, name: str) -> Callable[[], Screen[Any]]:
@@ -277,10 +266,8 @@ class NastuiApp(App[int]):
 
     def _swap_view(self, snapshot: HostSnapshot) -> tuple[HostSnapshot, list[str]]:
         """`snapshot` as the swap in progress explains it, and the swap's lines. The swap's
-        code is loaded only when there may be one: a swap file is kept in the state directory,
-        or the swap was loaded already (a swap screen opened: a demo without a state directory
-        keeps its swap in a directory of this process's)."""
-        if SWAP_FLOW not in sys.modules and not _swap_kept(self.session.state_dir):
+        code is loaded only when there may be one (`Session.may_keep_swap`)."""
+        if not self.session.may_keep_swap():
             return snapshot, []
         from nastui.swap.flow.status import swap_view
 

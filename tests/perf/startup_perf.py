@@ -11,6 +11,10 @@
 5. Steady CPU % of one core of the bench screen while a run streams (<= 1 %) and of the
    102-bay dashboard (<= 0.6 %), over `PERF_SECONDS` (default 60) after settling.
 
+nastui runs from bytecode, as an installed copy does (pip compiles it): its modules are
+compiled first (`compileall`, into the tree's ignored `__pycache__`), even where
+PYTHONDONTWRITEBYTECODE is set; the standard library's and Textual's are compiled already.
+
 Printed, never asserted:
 
     python -m tests.perf.startup_perf          # everything
@@ -36,7 +40,7 @@ from fcntl import ioctl
 from pathlib import Path
 
 from tests.perf import screens_perf
-from tests.perf.harness import quit_pty, wall_time
+from tests.perf.harness import REPO, quit_pty, wall_time
 
 QUIET_S = 0.3  # the first frame has ended when the program has been quiet this long
 FRAME_TEXT = 40  # a frame has begun once this many visible characters have been written
@@ -215,8 +219,15 @@ def steady(row: Row) -> None:
         row(label, f"{got.cpu_pct:.2f} %", target, f"{got.steady_bytes_per_s:,.0f} B/s")
 
 
+def compiled() -> None:
+    """Compile nastui's modules, so that each start reads bytecode, as an installed copy does,
+    instead of compiling every module it imports again."""
+    subprocess.run([PY, "-m", "compileall", "-q", str(REPO / "nastui")], check=True)
+
+
 def report(row: Row, *, quick: bool = False) -> None:
     """Every start-up figure (and, unless `quick`, the steady-state ones)."""
+    compiled()
     first_frames(row)
     imports(row)
     status(row)

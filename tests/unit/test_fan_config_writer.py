@@ -128,7 +128,7 @@ def test_a_directory_we_cannot_create_in_is_written_in_place(
     def refuse(**_: object) -> tuple[int, str]:
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr("nastui.safeio.tempfile.mkstemp", refuse)
+    monkeypatch.setattr("tempfile.mkstemp", refuse)
     save_zone(config_file, edited(config_file))
     assert "[41.5, 60]" in config_file.read_text()
     assert "# tuned in May" in config_file.read_text()

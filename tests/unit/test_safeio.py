@@ -153,7 +153,7 @@ def test_write_atomic_in_place_only_where_no_file_can_be_created(
 
     target = tmp_path / "config.toml"
     target.write_text("old")
-    monkeypatch.setattr("nastui.safeio.tempfile.mkstemp", refuse)
+    monkeypatch.setattr("tempfile.mkstemp", refuse)
     with pytest.raises(PermissionError):
         write_atomic(target, "new")
     assert target.read_text() == "old"

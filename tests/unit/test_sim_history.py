@@ -76,3 +76,6 @@ def test_each_demo_history_is_its_own_copy() -> None:
     )
     one.add_ack(Acknowledgement("temp:x", 40, SIM_EPOCH))
     assert [a.key for a in one.acks()] == ["temp:x"] and two.acks() == ()
+    two.add_ack(Acknowledgement("temp:y", 40, SIM_EPOCH))  # the first built, the rest copied
+    three = demo_history("healthy-24-bay", seed=0, host="nas", end=SIM_EPOCH)
+    assert three.acks() == () and _everything(three, "nas") == _everything(one, "nas")
