@@ -61,6 +61,9 @@ def test_a_whole_swap_with_mistakes_on_the_way(
     assert code == exits.CRITICAL
     assert "CRITICAL WRONG DRIVE PULLED: bay 11" in text
     assert "swap in progress: bay 10 HGST HUS724040ALA640" in text
+    # status names the pull with the daemon's key (one key for one event, on every surface)
+    keys = {a["key"]: a["health"] for a in json.loads(nastui("status", "--json")[1])["alerts"]}
+    assert keys.get("swap:wrong-pull:11") == "CRITICAL" and "bay:11:missing" not in keys, keys
     nastui("swap", "sim", "insert", "11", "--variant", "old")
     code, text = nastui("swap")
     assert code == exits.OK and "swap prepared" in text

@@ -150,8 +150,10 @@ def wrong_pull(lab: Guest, after_reinsert: str) -> None:
     status = nastui(lab, "status --json")
     assert status.rc == 2, status
     body = status.json()
-    # status explains the CRITICAL in its swap lines; the daemon's alert is swap:wrong-pull
+    # status explains the CRITICAL in its swap lines, under the daemon's key
     assert body["swap"] and f"WRONG DRIVE PULLED: bay {WRONG}" in body["swap"][0], body["swap"]
+    keys = {a["key"] for a in body["alerts"]}
+    assert f"swap:wrong-pull:{WRONG}" in keys and f"bay:{WRONG}:missing" not in keys, keys
     assert body["state"] == "CRITICAL", body["summary"]
     daemon = nastui(lab, "daemon --once")
     assert daemon.rc == 0, daemon

@@ -16,7 +16,7 @@ from typing import Any
 from nastui.model import Alert, HostSnapshot
 from nastui.session import Session
 from nastui.swap.io.store import SwapStore
-from nastui.swap.logic.alerts import explained_by_swap, with_swap_alerts
+from nastui.swap.logic.alerts import with_swap_alerts
 from nastui.swap.logic.state import advance
 
 
@@ -53,7 +53,8 @@ def status_view(session: Session, snapshot: HostSnapshot) -> tuple[list[str], bo
 
 def swap_view(session: Session, snapshot: HostSnapshot) -> tuple[HostSnapshot, list[str], bool]:
     """For `status` and the interface: `snapshot` with its alerts as the swap in progress
-    explains them (`explained_by_swap`: the swap's own bay is a WARNING, not a missing drive),
+    explains them, with the same keys the daemon sends (`with_swap_alerts`: the swap's own bay
+    is a WARNING, not a missing drive; a wrong pull is `swap:wrong-pull:N`, not `bay:N:missing`),
     the swap's lines, and whether it is CRITICAL. Reads the swap file once, writes nothing."""
     kept = _kept_dir(session)
     store = SwapStore(kept) if kept is not None else None
@@ -70,7 +71,7 @@ def swap_view(session: Session, snapshot: HostSnapshot) -> tuple[HostSnapshot, l
     ]
     lines += [f"CRITICAL another member of {moved.pool} is down: {f}" for f in moved.failures]
     lines.append(f"swap in progress: {moved.old.label}, {moved.phase.value} (`nastui swap`)")
-    explained = explained_by_swap(snapshot.alerts, moved, snapshot)
+    explained = with_swap_alerts(snapshot.alerts, moved, snapshot)
     if explained != list(snapshot.alerts):
         ranked = tuple(sorted(explained, key=lambda a: -a.health.rank))
         snapshot = dataclasses.replace(snapshot, alerts=ranked)
