@@ -158,3 +158,73 @@ def test_running_scrub_asks_minus_r_once(tools: FakeTools, tmp_path: Path) -> No
     assert pool.scan is not None and pool.scan.state is ScanState.RUNNING
     assert pool.scan.bytes_done is not None
     assert tools.calls.count(f"btrfs {args(btrfs.scrub_argv(MNT, raw_counters=True))}") == 1
+
+
+PARTITIONS = (
+    "major minor  #blocks  name\n\n   7        0     262144 loop0\n   7        1     262144 loop1\n"
+)
+FULL = f"btrfs {args(btrfs.show_argv())}"
+MOUNTED = f"btrfs {args(btrfs.mounted_show_argv())}"
+
+
+def polled(tools: FakeTools, collector: BtrfsCollector) -> tuple[Pool, ...]:
+    pools, errors = asyncio.run(collector.collect(1795250400.0))
+    assert errors == ()
+    return pools
+
+
+def test_the_device_scan_runs_once_then_only_when_devices_or_mounts_change(
+    tools: FakeTools, tmp_path: Path
+) -> None:
+    """`filesystem show` without `--mounted` probes every block device (it would wake a drive
+    in standby at every poll): it runs on the first poll and when /proc/partitions or the btrfs
+    mounts change; polls in between ask the kernel for the mounted ones only."""
+    lab_answers(tools)
+    raid1 = (LAB / "btrfs_filesystem_show_--raw__raid1.txt").read_text()
+    tools.answer(
+        "btrfs",
+        args(btrfs.mounted_show_argv()),
+        raid1.replace("f519db33-6db6-4f3c-90f9-1bebedbbd9c4", UUID),
+    )
+    root = root_tree(tmp_path)
+    write(root / "proc/partitions", PARTITIONS)
+    collector = BtrfsCollector(root)
+    first = polled(tools, collector)
+    assert (tools.calls.count(FULL), tools.calls.count(MOUNTED)) == (1, 0)
+    assert polled(tools, collector) == polled(tools, collector) == first
+    assert (tools.calls.count(FULL), tools.calls.count(MOUNTED)) == (1, 2)
+    write(root / "proc/partitions", PARTITIONS + "   8        0  976762584 sda\n")  # a drive in
+    assert polled(tools, collector) == first
+    assert (tools.calls.count(FULL), tools.calls.count(MOUNTED)) == (2, 2)
+    write(root / "proc/self/mountinfo", "22 1 8:1 / / rw - ext4 /dev/sda1 rw\n")  # unmounted
+    assert polled(tools, collector) == ()  # complete and unmounted: none of nastui's business
+    assert (tools.calls.count(FULL), tools.calls.count(MOUNTED)) == (3, 2)
+
+
+def test_unmounted_incomplete_filesystems_are_kept_between_scans(
+    tools: FakeTools, tmp_path: Path
+) -> None:
+    missing = (LAB / "btrfs_filesystem_show_--raw__missing.txt").read_text()
+    tools.answer("btrfs", args(btrfs.show_argv()), missing)
+    tools.answer("btrfs", args(btrfs.mounted_show_argv()), "")
+    root = root_tree(tmp_path, mountinfo="")
+    write(root / "proc/partitions", PARTITIONS)
+    collector = BtrfsCollector(root)
+    (pool,) = polled(tools, collector)
+    assert pool.state is PoolState.DEGRADED and pool.mountpoint is None
+    assert polled(tools, collector) == (pool,)
+    assert (tools.calls.count(FULL), tools.calls.count(MOUNTED)) == (1, 1)
+
+
+def test_without_mounted_the_full_scan_answers_every_poll(tools: FakeTools, tmp_path: Path) -> None:
+    """btrfs-progs that refuses `--mounted` (or fails) leaves the full scan, as before."""
+    lab_answers(tools)
+    tools.answer(
+        "btrfs", args(btrfs.mounted_show_argv()), "", "unrecognized option '--mounted'\n", 1
+    )
+    root = root_tree(tmp_path)
+    write(root / "proc/partitions", PARTITIONS)
+    collector = BtrfsCollector(root)
+    first = polled(tools, collector)
+    assert polled(tools, collector) == first and len(first) == 1
+    assert (tools.calls.count(FULL), tools.calls.count(MOUNTED)) == (2, 1)

@@ -1,10 +1,16 @@
 """btrfs filesystems through btrfs-progs (via the runner) and /proc/self/mountinfo.
 
 `btrfs filesystem show --raw` lists every filesystem with its devices; mountinfo says where
-each is mounted. For a mounted one, `btrfs device stats`, `btrfs scrub status --raw` and `-R`
-(exact counters) and `btrfs replace status -1` run on the mount point, concurrently. An
-unmounted filesystem is listed only when devices are missing (a pool that could not mount);
-a complete unmounted one (a backup disk on the shelf) is none of nastui's business.
+each is mounted. That listing scans every block device (libblkid probes them and btrfs-progs
+reads each btrfs member's superblock), which would wake a drive in standby at every poll: it
+runs on the first poll and again only when the block devices or the btrfs mounts change (a
+filesystem that is not mounted changes only then). Polls in between ask for the mounted ones
+alone (`--mounted`: the kernel answers through ioctls on the mount point, no device is read)
+and keep the unmounted ones from the last scan. For a mounted one, `btrfs device stats`,
+`btrfs scrub status --raw` and `-R` (exact counters) and `btrfs replace status -1` run on the
+mount point, concurrently. An unmounted filesystem is listed only when devices are missing (a
+pool that could not mount); a complete unmounted one (a backup disk on the shelf) is none of
+nastui's business.
 
 btrfs-progs needs root for all of this; without it, one `CollectorError` line says so. Output
 that is not understood never drops a filesystem: the lines become the pool's `notes` (or, before
@@ -45,6 +51,18 @@ _NO_OPTION = ("invalid option", "unrecognized option")
 def show_argv() -> tuple[str, ...]:
     """Every btrfs filesystem with its devices, sizes in bytes."""
     return ("btrfs", "filesystem", "show", "--raw")
+
+
+def mounted_show_argv() -> tuple[str, ...]:
+    """The mounted filesystems only, from the kernel (no device is read)."""
+    return ("btrfs", "filesystem", "show", "--raw", "--mounted")
+
+
+def scan_key(root: Path, mounts: list[Mount]) -> tuple[str, tuple[str, ...]]:
+    """What a full device scan depends on: the block devices (/proc/partitions: names, numbers
+    and sizes) and the btrfs mounts. Equal keys, equal unmounted filesystems."""
+    partitions = read_text(root / "proc/partitions", sysfs.TABLE_LIMIT) or ""
+    return partitions, tuple(sorted(f"{m.source} {m.mountpoint}" for m in mounts))
 
 
 def stats_argv(mountpoint: str) -> tuple[str, ...]:
@@ -107,6 +125,8 @@ class BtrfsCollector:
     def __init__(self, root: Path = Path("/"), *, timeout: float = 20.0) -> None:
         self._root = root
         self._timeout = timeout
+        self._scanned_key: tuple[str, tuple[str, ...]] | None = None
+        self._unmounted: list[BtrfsFs] = []
 
     async def _run(self, argv: tuple[str, ...]) -> CommandResult:
         return await run(argv, timeout=self._timeout)
@@ -156,18 +176,35 @@ class BtrfsCollector:
             return None
         return btrfs_pool(fs, await self._facts(fs, mount, now))
 
+    async def _listing(self, mounts: list[Mount]) -> tuple[CommandResult, list[BtrfsFs], list[str]]:
+        """`filesystem show`: the full scan when its key changed (or `--mounted` fails), else
+        the mounted filesystems with the unmounted ones kept from the last scan."""
+        key = scan_key(self._root, mounts)
+        if key == self._scanned_key:
+            mounted = await self._run(mounted_show_argv())
+            if mounted.ok:
+                filesystems, stray = parse_filesystem_show_report(mounted.stdout)
+                seen = {fs.uuid for fs in filesystems}
+                kept = [fs for fs in self._unmounted if fs.uuid not in seen]
+                return mounted, [*filesystems, *kept], stray
+        show = await self._run(show_argv())
+        filesystems, stray = parse_filesystem_show_report(show.stdout)
+        if show.ok:
+            self._scanned_key = key
+            self._unmounted = [fs for fs in filesystems if mount_of(fs, mounts, self._root) is None]
+        return show, filesystems, stray
+
     async def collect(self, now: float) -> tuple[tuple[Pool, ...], tuple[CollectorError, ...]]:
         """Every btrfs pool worth showing, and one line per failure; never raises."""
-        show = await self._run(show_argv())
+        table = read_text(self._root / "proc/self/mountinfo", sysfs.TABLE_LIMIT)
+        mounts = parse_mountinfo(table or "")
+        show, filesystems, stray = await self._listing(mounts)
         if show.not_found:
             return (), (CollectorError(SOURCE, NOT_INSTALLED),)
         if not show.stdout.strip() and _denied(show):
             return (), (CollectorError(SOURCE, NEEDS_ROOT),)
         if not show.ok and not show.stdout.strip():
             return (), (CollectorError(SOURCE, f"btrfs filesystem show failed: {show.describe()}"),)
-        filesystems, stray = parse_filesystem_show_report(show.stdout)
-        table = read_text(self._root / "proc/self/mountinfo", sysfs.TABLE_LIMIT)
-        mounts = parse_mountinfo(table or "")
         results = await asyncio.gather(*(self._pool(fs, mounts, now) for fs in filesystems))
         pools = tuple(r for r in results if r is not None)
         return pools, tuple(CollectorError(SOURCE, line) for line in stray)
