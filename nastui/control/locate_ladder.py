@@ -2,7 +2,9 @@
 
 1. SES through the kernel: write 1 or 0 to the slot's `locate` file in /sys/class/enclosure
    (found by the drive collector through the slot's `device` link), then read it back.
-2. `ledctl locate=/dev/sdX` / `locate_off=` (ledmon: SES, SGPIO/IBPI and NVMe VMD LEDs).
+2. `ledctl locate=/dev/sdX` / `locate_off=` (ledmon: SES, SGPIO/IBPI and NVMe VMD LEDs). Not
+   tried for a drive on a SATA port whose controller says it has no enclosure management
+   (`em_message_type` 0): ledctl answers success there and nothing lights (seen in the lab).
 3. `sg_ses --dev-slot-num=N --set=ident /dev/sgM` (`--clear=ident`), or `--sas-addr=` for a
    SAS drive whose slot number the kernel does not show.
 4. An activity blink (`nastui.control.blink`): reads on that drive alone, never writes, for a
@@ -18,6 +20,7 @@ import collectors.
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -113,6 +116,36 @@ def enclosure_sg_devices(root: Path) -> list[str]:
         if kind == "13":
             found.append(str(root / "dev" / name))
     return found
+
+
+_ATA_PORT = re.compile(r"^ata\d+$")
+_SCSI_HOST = re.compile(r"^host\d+$")
+
+
+def sata_port_without_leds(root: Path, dev: str) -> str | None:
+    """Why ledctl cannot light `dev`'s LED, if `dev` is on a libata (SATA) port whose controller
+    offers no enclosure-management messages (its SCSI host's `em_message_type` is 0: no LED,
+    SAF-TE, SES-2 or SGPIO); None when it is not such a port or sysfs does not say."""
+    try:
+        parts = safeio.resolve(root / "sys/block" / dev / "device").parts
+    except OSError:
+        return None
+    if not any(_ATA_PORT.match(part) for part in parts):
+        return None
+    host = next((part for part in reversed(parts) if _SCSI_HOST.match(part)), None)
+    if host is None:
+        return None
+    path = root / "sys/class/scsi_host" / host / "em_message_type"
+    try:
+        kinds = safeio.read_text_bounded(path, safeio.ATTR_LIMIT).strip()
+    except OSError:
+        return None
+    if kinds != "0":
+        return None
+    return (
+        f"{dev} is on a SATA port whose controller ({host}) has no enclosure management "
+        "(em_message_type 0): no LED for ledctl to drive"
+    )
 
 
 class LadderLocator:
@@ -244,6 +277,8 @@ class LadderLocator:
         )
 
     async def _ledctl(self, drive: Drive, on: bool) -> Attempt:
+        if (why := sata_port_without_leds(self._root, drive.dev)) is not None:
+            return Attempt(False, why)
         device = str(self._root / "dev" / drive.dev)
         result = await self._run(ledctl_argv(device, on), timeout=TIMEOUT)
         if result.not_found:

@@ -25,6 +25,7 @@ from nastui.control.locate_ladder import (
     LadderLocator,
     enclosure_sg_devices,
     ledctl_argv,
+    sata_port_without_leds,
     sg_ses_argv,
 )
 from nastui.control.locate_state import LedBook
@@ -39,7 +40,7 @@ from nastui.model import (
     PowerState,
 )
 from tests.conftest import FIXTURES, require_tool
-from tests.fakesys import SAS_PARENT, FakeDisk, add_enclosure, build
+from tests.fakesys import SAS_PARENT, SATA_PARENT, FakeDisk, add_enclosure, build
 
 NOW = 1_700_000_000.0
 LOCAL = FIXTURES / "enclosure/local"
@@ -329,3 +330,37 @@ def test_the_led_file_is_parsed_again_only_when_it_changes(
     book.keep(dataclasses.replace(blink, until=NOW + 10))
     assert reader.lit(NOW + 4) == [dataclasses.replace(blink, until=NOW + 10)]
     assert len(parsed) == 2
+
+
+@pytest.mark.parametrize(("em_types", "ledctl_tried"), [("0", False), ("9", True), (None, True)])
+async def test_ledctl_is_not_believed_on_a_sata_port_without_enclosure_management(
+    tmp_path: Path, em_types: str | None, ledctl_tried: bool
+) -> None:
+    """Seen in the lab: on an AHCI port with no enclosure management (QEMU's), ledctl exits 0
+    and nothing lights. The kernel says so (`em_message_type` 0: no LED, SAF-TE, SES-2 or
+    SGPIO messages), so ledctl is not tried there; a port with messages (9: LED and SGPIO), or
+    a kernel that does not say, leaves ledctl to answer."""
+    root = build(tmp_path / "root", [FakeDisk("sda", SATA_PARENT.format(n=2), model="WDC")])
+    (root / "dev/sda").write_bytes(os.urandom(1 << 20))
+    if em_types is not None:
+        (root / "sys/class/scsi_host/host2").mkdir(parents=True)
+        (root / "sys/class/scsi_host/host2/em_message_type").write_text(f"{em_types}\n")
+    said = sata_port_without_leds(root, "sda")
+    assert (said is None) == ledctl_tried
+    drive = Drive("sda", DriveIdentity(model="WDC", serial="S1"), power=PowerState.ACTIVE)
+    tools = FakeTools({"ledctl": OK})
+    locator = ladder(root, tmp_path, HostSnapshot("box", NOW), tools, blink_seconds=0.2)
+    result = await locator.locate_drive(drive, 1, True)
+    locator.blinker.stop()
+    assert [a[0] for a in tools.argv] == (["ledctl"] if ledctl_tried else [])
+    assert result.ok and result.method == (LEDCTL if ledctl_tried else BLINK)
+    if not ledctl_tried:
+        assert said == (
+            "sda is on a SATA port whose controller (host2) has no enclosure management "
+            "(em_message_type 0): no LED for ledctl to drive"
+        )
+
+
+def test_a_sas_drive_is_not_a_sata_port(root: Path) -> None:
+    assert sata_port_without_leds(root, "sdb") is None
+    assert sata_port_without_leds(root, "nosuch") is None
