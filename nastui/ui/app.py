@@ -36,7 +36,9 @@ if TYPE_CHECKING:
     from nastui.history.db import History
     from nastui.ui.screens.bench_source import BenchSource
 
-STARTUP_SETTLE_S = 0.1
+# The longest the first paint waits for the first snapshot (a box whose first poll is slow
+# gets a frame by then, and another when its snapshot comes).
+STARTUP_HOLD_MAX_S = 0.25
 
 
 def _screen(module: str, name: str) -> Callable[[], Screen[Any]]:
@@ -154,6 +156,7 @@ class NastuiApp(App[int]):
         if ascii_only:
             self.driver_class = ascii_driver(self.driver_class)
         self._live = live
+        self._holding_first_paint = False
         self._interval = poll_interval or session.config.poll.io_s
         self._wake = asyncio.Event()
         self._swap_lines: tuple[str, ...] = ()
@@ -176,19 +179,29 @@ class NastuiApp(App[int]):
         return self.session.config.thresholds
 
     def on_mount(self) -> None:
-        # Hold the first paint until layout, focus and the first snapshot have settled:
-        # Textual would otherwise paint the screen three times on start-up, and each full
-        # frame costs most of a second on a 115200-baud serial console. (Not when polling
-        # once, for tests and screenshots: they read the screen, not the terminal.)
+        # Hold the first paint until the first snapshot has been laid out: Textual would
+        # otherwise paint the screen three times on start-up (empty, laid out, filled), and
+        # each full frame costs most of a second on a 115200-baud serial console. (Not when
+        # polling once, for tests and screenshots: they read the screen, not the terminal.)
         if self.ascii_only:
             self.add_class("-ascii")
         self.poll_forever()
         if self._live:
-            self.delay_update(STARTUP_SETTLE_S)
-            # What the first frame does not show (the fleet, the history) waits for it.
-            self.set_timer(STARTUP_SETTLE_S, lambda: self.call_after_refresh(self._background))
+            self._holding_first_paint = True
+            self._begin_batch()
+            self.set_timer(STARTUP_HOLD_MAX_S, self._release_first_paint)
         else:
             self._background()
+
+    def _release_first_paint(self) -> None:
+        """Paint: the first snapshot is laid out, or it took longer than `STARTUP_HOLD_MAX_S`.
+        What the first frame does not show (the fleet, the history) starts after it."""
+        if not self._holding_first_paint:
+            return
+        self._holding_first_paint = False
+        self._end_batch()
+        self.screen.refresh()
+        self.call_after_refresh(self._background)
 
     def _background(self) -> None:
         """Start what the first frame does not wait for: the fleet's polls and the history."""
@@ -263,6 +276,8 @@ class NastuiApp(App[int]):
         self._local = snapshot
         self.snapshot = self._with_fleet(snapshot)
         self._swap_notice(tuple(lines))
+        if self._holding_first_paint:
+            self.call_after_refresh(self._release_first_paint)
 
     def _swap_view(self, snapshot: HostSnapshot) -> tuple[HostSnapshot, list[str]]:
         """`snapshot` as the swap in progress explains it, and the swap's lines. The swap's
