@@ -333,6 +333,9 @@ class Keeper:
         with contextlib.suppress(Exception):
             self.history.close()
         self.history = history
+        # Usable again, even before a cycle had counted it failing (the file came back between
+        # the start and the first write): the cycle's end says "written again" all the same.
+        self._failing.setdefault("history", self._unusable or f"history {self._reopen}: reopened")
         self._reopen = self._unusable = None
         self._forget_written()
 

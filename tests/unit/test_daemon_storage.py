@@ -166,3 +166,24 @@ async def test_a_failing_cycle_is_said_and_sent_once_and_the_daemon_goes_on(
     await daemon.cycle()
     assert "daemon: cycles work again" in log_of(daemon)
     assert ("firing", PENDING) in sent(notifier)
+
+
+def test_a_history_back_before_the_first_write_is_said_written_again(tmp_path: Path) -> None:
+    """The file came back (a directory in its place removed) between the daemon's start and
+    its first write: the first cycle opens it, and says so, as when a cycle had failed on it
+    (the integration test lost this line 2 runs in 3 when it removed the directory early)."""
+    path = tmp_path / "history.sqlite"
+    path.mkdir()
+    out = io.StringIO()
+    keeper = Keeper.open(path, Log(out))
+    assert [a.key for a in keeper.alerts(1.0)] == [STORAGE_KEY]  # known before any write
+    path.rmdir()
+    keeper.begin()
+    keeper.keep([HostSnapshot("nano", 2.0)], None)
+    keeper.end(2.0)
+    assert path.is_file() and keeper.alerts(3.0) == []
+    assert "storage: history written again" in out.getvalue()
+    keeper.begin()
+    keeper.keep([HostSnapshot("nano", 4.0)], None)
+    keeper.end(4.0)
+    assert out.getvalue().count("written again") == 1
