@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import shutil
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,6 +53,11 @@ def find_kernel() -> Kernel | None:
     return Kernel(max(releases, key=_version_key)) if releases else None
 
 
+# Directories the guest mounts afresh over the host's (tests/lab/guest/boot.sh): the host's
+# files there are out of its sight, so the interpreter it borrows must live elsewhere.
+GUEST_FRESH = ("/tmp", "/run", "/dev")
+
+
 def missing(*, zfs21: bool = False) -> list[str]:
     """What the lab lacks on this host, one line each naming the fix; empty when ready."""
     lacks = [
@@ -65,6 +71,12 @@ def missing(*, zfs21: bool = False) -> list[str]:
         )
         if shutil.which(tool) is None
     ]
+    hidden = [d for d in GUEST_FRESH if Path(sys.prefix).is_relative_to(d)]
+    if hidden:
+        lacks.append(
+            f"the virtualenv {sys.prefix} is under {hidden[0]}, which the guest mounts empty: "
+            "run the lab from a checkout elsewhere"
+        )
     if not Path("/bin/busybox").is_file():
         lacks.append(f"/bin/busybox missing (busybox-static; {PROVISION})")
     kernel = find_kernel()

@@ -4,10 +4,13 @@ command line, and the configurations the guest runs nastui with (valid for nastu
 from __future__ import annotations
 
 import stat
+import sys
 from pathlib import Path
 
+import pytest
+
 from nastui.config import load_config
-from tests.lab import initramfs
+from tests.lab import initramfs, kernel
 from tests.lab.conftest import bay_path, lab_config
 from tests.lab.qemu import Machine, default_bays, qemu_argv
 from tests.lab.test_swap import swap_config
@@ -72,3 +75,23 @@ def test_the_guest_configurations_load(tmp_path: Path) -> None:
         path.write_text(text)
         config = load_config(path)
         assert len(config.chassis.bindings) == 12, name
+
+
+# Seen: a checkout under /tmp booted a guest whose every command failed with "python: No such
+# file or directory" (the guest mounts an empty /tmp over the host's).
+def test_a_virtualenv_under_tmp_is_named_before_the_guest_boots(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(sys, "prefix", "/tmp/checkout/.venv")
+    said = [line for line in kernel.missing() if "mounts empty" in line]
+    assert said == [
+        "the virtualenv /tmp/checkout/.venv is under /tmp, which the guest mounts empty: "
+        "run the lab from a checkout elsewhere"
+    ]
+
+
+def test_a_virtualenv_elsewhere_is_not_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "prefix", "/check/work/main/.venv")
+    assert not [line for line in kernel.missing() if "mounts empty" in line]
+    monkeypatch.setattr(sys, "prefix", "/tmpfoo/.venv")  # a neighbour's name is not /tmp
+    assert not [line for line in kernel.missing() if "mounts empty" in line]
