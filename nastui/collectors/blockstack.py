@@ -34,7 +34,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from nastui.collectors.procuse import devno, node_of, process_uses
-from nastui.collectors.sysfs import Mount, parse_mountinfo, read_int, read_text
+from nastui.collectors.sysfs import (
+    TABLE_LIMIT,
+    Mount,
+    parse_mountinfo,
+    read_int,
+    read_table,
+    read_text,
+)
 from nastui.core.footprint import (
     Block,
     Device,
@@ -54,7 +61,6 @@ from nastui.core.footprint import (
     loop_lowers,
     texts,
 )
-from nastui.safeio import read_text_bounded
 
 LOOP_GET_STATUS64 = 0x4C05
 # struct loop_info64: lo_device, lo_inode, lo_rdevice, lo_offset, lo_sizelimit (u64), then
@@ -259,10 +265,11 @@ def _fs_devices(view: _View, mount: Mount, devices: dict[str, Device]) -> tuple[
     return source or None
 
 
-def every_mount(view: _View) -> Iterator[tuple[Mount, str]]:
-    """Every mount, with where it is seen when not in this process's mount namespace (" in
-    the mount namespace of pid 812"): a container's mounts are not in /proc/self/mountinfo."""
-    for mount in parse_mountinfo(_read(view.root / "proc/self/mountinfo")):
+def every_mount(view: _View, own: str) -> Iterator[tuple[Mount, str]]:
+    """Every mount (`own`: this namespace's mountinfo), with where it is seen when not in this
+    process's mount namespace (" in the mount namespace of pid 812"): a container's mounts are
+    not in /proc/self/mountinfo."""
+    for mount in parse_mountinfo(own):
         yield mount, ""
     if not view.real:
         return
@@ -277,7 +284,7 @@ def every_mount(view: _View) -> Iterator[tuple[Mount, str]]:
         if pid.isdigit() and namespace not in seen:
             seen.add(namespace)
             where = f" in the mount namespace of pid {pid}"
-            for mount in parse_mountinfo(_read(view.root / "proc" / pid / "mountinfo")):
+            for mount in parse_mountinfo(read_table(view.root / "proc" / pid / "mountinfo")):
                 yield mount, where
 
 
@@ -301,16 +308,9 @@ def read_filesystems(
     return found, uses
 
 
-def _read(path: Path) -> str:
-    try:
-        return read_text_bounded(path, 4 << 20)
-    except OSError:
-        return ""
-
-
 def swap_uses(view: _View) -> Iterator[tuple[Use, str]]:
     """Each swap area, a device or a file (and its name)."""
-    for line in _read(view.root / "proc/swaps").splitlines()[1:]:
+    for line in read_table(view.root / "proc/swaps").splitlines()[1:]:
         fields = line.split()
         if fields:
             path = fields[0].replace("\\040", " ").removesuffix("(deleted)")
@@ -341,10 +341,12 @@ def export_uses(view: _View) -> Iterator[tuple[Use, str]]:
 
 @dataclass(frozen=True, slots=True)
 class Seen:
-    """The stack read, and what could not be looked at (processes of other users)."""
+    """The stack read, what could not be looked at (processes of other users), and the tables
+    that could not be read (each a reason to refuse: what they would list is unknown)."""
 
     stack: Stack
     unseen: tuple[str, ...] = ()
+    unread: tuple[str, ...] = ()
 
 
 def read_stack(root: Path, *, real: bool, own: int | None = None) -> Seen:
@@ -352,7 +354,11 @@ def read_stack(root: Path, *, real: bool, own: int | None = None) -> Seen:
     leaving out `own` (default: this process) and its children."""
     view = _View(root, real)
     devices, names = read_devices(view)
-    filesystems, uses = read_filesystems(view, every_mount(view), devices)
+    table = read_text(root / "proc/self/mountinfo", TABLE_LIMIT)
+    unread: tuple[str, ...] = ()
+    if table is None and real:  # read as "nothing mounted" it would let a write through
+        unread = (f"{root / 'proc/self/mountinfo'} cannot be read: what is mounted is unknown",)
+    filesystems, uses = read_filesystems(view, every_mount(view, table or ""), devices)
     for use, path in (*swap_uses(view), *export_uses(view)):
         uses.append(use)
         if isinstance(use.span.node, File):
@@ -363,7 +369,7 @@ def read_stack(root: Path, *, real: bool, own: int | None = None) -> Seen:
         uses += procs.uses
         names = {**procs.names, **names}
         unseen = tuple(procs.unseen)
-    return Seen(Stack(devices, filesystems, tuple(uses), names), unseen)
+    return Seen(Stack(devices, filesystems, tuple(uses), names), unseen, unread)
 
 
 def _claimed(name: str, number: str) -> str | None:
@@ -417,7 +423,7 @@ def inspect(root: Path, number: str, *, real: bool, own: int | None = None) -> V
     if real:
         stack = stack.with_uses(claims(stack, number))
     found = conflicts(stack, number)
-    reasons = texts(found)
+    reasons = texts(found) + seen.unread
     if seen.unseen:
         who = ", ".join(seen.unseen[:3]) + (" ..." if len(seen.unseen) > 3 else "")
         reasons += (

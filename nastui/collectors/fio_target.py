@@ -36,11 +36,11 @@ from nastui.collectors.blockstack import Verdict, inspect, is_real_root, normal_
 from nastui.collectors.labels import find_labels
 from nastui.collectors.procuse import devno
 from nastui.collectors.sysfs import (
-    TABLE_LIMIT,
     identity_of,
     links_by_target,
-    parse_mountinfo,
     read_int,
+    read_mounts,
+    read_table,
     read_text,
     resolved,
 )
@@ -123,10 +123,6 @@ def whole_disk(root: Path, name: str) -> str:
     return target.parent.name if target is not None else name
 
 
-def _read(path: Path) -> str:
-    return read_text(path, TABLE_LIMIT) or ""
-
-
 def read_labels(fd: int, device: str) -> list[str]:
     """Labels at every offset their formats use (`nastui.collectors.labels`), read-only from
     the open device `fd`."""
@@ -203,8 +199,8 @@ def _machine(root: Path, target: BenchTarget) -> BenchTarget:
     """`target` with the machine's RAM and ZFS ARC maximum."""
     return dataclasses.replace(
         target,
-        ram_bytes=parse_meminfo_total(_read(root / "proc/meminfo")),
-        arc_max_bytes=parse_arc_max(_read(root / "proc/spl/kstat/zfs/arcstats")),
+        ram_bytes=parse_meminfo_total(read_table(root / "proc/meminfo")),
+        arc_max_bytes=parse_arc_max(read_table(root / "proc/spl/kstat/zfs/arcstats")),
     )
 
 
@@ -243,7 +239,7 @@ def inspect_directory(path: str, fd: int, root: Path) -> BenchTarget:
     """The directory open as `fd`: its filesystem, space, the device under it, its identity."""
     st = os.fstat(fd)
     real = os.path.realpath(f"/proc/self/fd/{fd}")
-    mounts = parse_mountinfo(_read(root / "proc/self/mountinfo"))
+    mounts = read_mounts(root)
     under = [
         m for m in mounts if real == m.mountpoint or real.startswith(m.mountpoint.rstrip("/") + "/")
     ]

@@ -270,9 +270,14 @@ def _unescape(text: str) -> str:
     return _OCTAL.sub(lambda m: chr(int(m[1], 8)), text)
 
 
+def read_table(path: Path) -> str:
+    """A /proc table (mountinfo, swaps, meminfo): its text, empty when it cannot be read."""
+    return read_text(path, TABLE_LIMIT) or ""
+
+
 def read_mounts(root: Path) -> list[Mount]:
     """Every mount of `root`'s /proc/self/mountinfo (none when it cannot be read)."""
-    return parse_mountinfo(read_text(root / "proc/self/mountinfo", TABLE_LIMIT) or "")
+    return parse_mountinfo(read_table(root / "proc/self/mountinfo"))
 
 
 def parse_mountinfo(text: str) -> list[Mount]:

@@ -5,6 +5,7 @@ tests/integration/test_guard_stacks.py and test_guard_attacks.py."""
 
 from __future__ import annotations
 
+import os
 import struct
 from pathlib import Path
 
@@ -193,3 +194,20 @@ def test_a_loop_whose_backing_file_cannot_be_found(tmp_path: Path) -> None:
     verdict = inspect(root, "7:5", real=False)
     assert any("cannot tell which devices hold its filesystem" in c for c in verdict.conflicts)
     assert "/nowhere/gone.img" in verdict.conflicts[-1]
+
+
+@pytest.mark.parametrize("table", ["missing", "fifo", "readable"])
+def test_on_the_machine_an_unreadable_mount_table_is_a_reason_to_refuse(
+    tmp_path: Path, table: str
+) -> None:
+    """Read as "nothing is mounted" an unreadable /proc/self/mountinfo (a FIFO, gone, past the
+    table limit) would let a write through: on the machine it is a reason to refuse."""
+    root, _fs = tree_with(tmp_path)
+    mountinfo = root / "proc/self/mountinfo"
+    if table != "readable":
+        mountinfo.unlink()
+    if table == "fifo":
+        os.mkfifo(mountinfo)
+    said = f"{mountinfo} cannot be read: what is mounted is unknown"
+    assert (said in inspect(root, "7:5", real=True).conflicts) == (table != "readable")
+    assert said not in inspect(root, "7:5", real=False).conflicts  # a fake tree: as before

@@ -33,7 +33,7 @@ from nastui.collectors.btrfs.text import (
     parse_replace_status,
 )
 from nastui.collectors.runner import CommandResult, run
-from nastui.collectors.sysfs import Mount, read_int, read_text
+from nastui.collectors.sysfs import Mount, read_int
 from nastui.model import CollectorError, Pool
 from nastui.model.errors import ParseError
 
@@ -61,7 +61,7 @@ def mounted_show_argv() -> tuple[str, ...]:
 def scan_key(root: Path, mounts: list[Mount]) -> tuple[str, tuple[str, ...]]:
     """What a full device scan depends on: the block devices (/proc/partitions: names, numbers
     and sizes) and the btrfs mounts. Equal keys, equal unmounted filesystems."""
-    partitions = read_text(root / "proc/partitions", sysfs.TABLE_LIMIT) or ""
+    partitions = sysfs.read_table(root / "proc/partitions")
     return partitions, tuple(sorted(f"{m.source} {m.mountpoint}" for m in mounts))
 
 
@@ -196,8 +196,7 @@ class BtrfsCollector:
 
     async def collect(self, now: float) -> tuple[tuple[Pool, ...], tuple[CollectorError, ...]]:
         """Every btrfs pool worth showing, and one line per failure; never raises."""
-        table = read_text(self._root / "proc/self/mountinfo", sysfs.TABLE_LIMIT)
-        mounts = parse_mountinfo(table or "")
+        mounts = parse_mountinfo(sysfs.read_table(self._root / "proc/self/mountinfo"))
         show, filesystems, stray = await self._listing(mounts)
         if show.not_found:
             return (), (CollectorError(SOURCE, NOT_INSTALLED),)
