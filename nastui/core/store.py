@@ -10,15 +10,14 @@ something other than its timestamp.
 from __future__ import annotations
 
 import dataclasses
-from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 
 from nastui.core.assess import assess
 from nastui.core.capacity import metric as usage_metric
 from nastui.core.health import first_seen
+from nastui.core.ring import Sample, SampleRing
 from nastui.model import Acknowledgement, HostSnapshot, Thresholds
 
-Sample = tuple[float, float]
 Subscriber = Callable[[HostSnapshot], None]
 DEFAULT_HISTORY = 2880  # 24 h of 30-second temperature samples
 
@@ -48,7 +47,7 @@ def metrics_of(snapshot: HostSnapshot) -> Iterator[tuple[str, float, float]]:
 class _HostState:
     def __init__(self) -> None:
         self.latest: HostSnapshot | None = None
-        self.history: dict[str, deque[Sample]] = {}
+        self.history: dict[str, SampleRing] = {}
         self.baselines: dict[str, dict[int, int]] = {}
 
 
@@ -77,7 +76,7 @@ class SnapshotStore:
         state = self._hosts.get(host)
         if state is None or metric not in state.history:
             return ()
-        return tuple(state.history[metric])
+        return state.history[metric].samples()
 
     def seed(self, host: str, metric: str, samples: Iterable[Sample]) -> int:
         """Put older samples (from the history file) in front of a metric's ring.
@@ -87,16 +86,17 @@ class SnapshotStore:
         Returns how many samples were added.
         """
         ring = self._host(host).history.get(metric)
-        oldest = ring[0][0] if ring else float("inf")
+        held = ring.samples() if ring is not None else ()
+        oldest = held[0][0] if held else float("inf")
         older: list[Sample] = []
         for when, value in sorted(samples):
             if when < oldest and (not older or when > older[-1][0]):
                 older.append((when, value))
         if not older:
             return 0
-        kept = deque([*older, *(ring or ())], maxlen=self._history_len)
+        kept = SampleRing(self._history_len, [*older[-self._history_len :], *held])
         self._host(host).history[metric] = kept
-        return min(len(older), max(0, len(kept) - len(ring or ())))
+        return min(len(older), max(0, len(kept) - len(held)))
 
     def baseline(self, host: str, drive_key: str) -> dict[int, int]:
         """Raw SMART attribute values first seen for a drive."""
@@ -131,10 +131,11 @@ class SnapshotStore:
         for name, when, value in metrics_of(snapshot):
             ring = state.history.get(name)
             if ring is None:
-                ring = state.history[name] = deque(maxlen=self._history_len)
-            if ring and ring[-1][0] >= when:
+                ring = state.history[name] = SampleRing(self._history_len)
+            last = ring.last_time()
+            if last is not None and last >= when:
                 continue  # the same reading again (a standby drive's last temperature)
-            ring.append((when, value))
+            ring.append(when, value)
 
     def ingest(
         self,

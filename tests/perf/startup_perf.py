@@ -8,7 +8,9 @@
 3. `python -X importtime -c 'import nastui.ui.app'`: nastui's own import cost, and Textual's
    (`textual.app` and `textual.widgets`) within it; and the RSS of that import alone.
 4. `nastui status --demo` wall time against `python -c pass` (target <= 10x).
-5. Steady CPU % of one core of the bench screen while a run streams (<= 1 %) and of the
+5. The store's trend samples once its rings are full (a day of running): bytes held, against
+   the same samples as a `deque` of tuples (what the store kept before), in this run.
+6. Steady CPU % of one core of the bench screen while a run streams (<= 1 %) and of the
    102-bay dashboard (<= 0.6 %), over `PERF_SECONDS` (default 60) after settling.
 
 nastui runs from bytecode, as an installed copy does (pip compiles it): its modules are
@@ -18,7 +20,7 @@ PYTHONDONTWRITEBYTECODE is set; the standard library's and Textual's are compile
 Printed, never asserted:
 
     python -m tests.perf.startup_perf          # everything
-    python -m tests.perf.startup_perf quick    # 1-4 only (no steady-state windows)
+    python -m tests.perf.startup_perf quick    # 1-5 only (no steady-state windows)
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from dataclasses import dataclass
 from fcntl import ioctl
 from pathlib import Path
 
+from tests.heldbytes import held_bytes
 from tests.perf import screens_perf
 from tests.perf.harness import REPO, quit_pty, wall_time
 
@@ -201,6 +204,47 @@ def status(row: Row) -> None:
     )
 
 
+def _full_rings(scenario: str) -> tuple[int, int, int]:
+    """(metrics, bytes the store's full rings hold, bytes a deque of tuples held for the same
+    samples) for one snapshot's metrics, each ring filled with `DEFAULT_HISTORY` samples."""
+    import asyncio
+    from collections import deque
+
+    from nastui.core.store import DEFAULT_HISTORY, SnapshotStore, metrics_of
+    from nastui.session import Source, open_or_exit
+
+    source = Source(demo=True, scenario=scenario, history=False, fleet=False)
+    snapshot = asyncio.run(open_or_exit(source, os.environ).poll())
+    names = [name for name, _, _ in metrics_of(snapshot)]
+    day = [(snapshot.taken_at - 2.0 * i, 30.0 + (i % 9) * 0.5) for i in range(DEFAULT_HISTORY)]
+
+    def store() -> SnapshotStore:
+        rings = SnapshotStore()
+        for name in names:
+            rings.seed(snapshot.host, name, day)
+        return rings
+
+    def deques() -> dict[str, deque[tuple[float, float]]]:
+        return {
+            name: deque(((t + 0.0, v + 0.0) for t, v in day), DEFAULT_HISTORY) for name in names
+        }
+
+    return len(names), held_bytes(store), held_bytes(deques)
+
+
+def rings(row: Row) -> None:
+    """What the store's trend samples hold once a day has filled them."""
+    print("Trend samples held once the rings are full (tracemalloc; baseline: deque of tuples)")
+    for scenario in ("healthy-24-bay", "datacenter-102"):
+        count, ours, before = _full_rings(scenario)
+        row(
+            f"{scenario}: {count} metrics x 2,880",
+            f"{ours / 1e6:.1f} MB",
+            "",
+            f"deque of tuples {before / 1e6:.1f} MB ({before / ours:.1f}x)",
+        )
+
+
 def steady(row: Row) -> None:
     """Steady CPU of the bench screen while a run streams, and of the 102-bay dashboard."""
     window = screens_perf.WINDOW
@@ -231,6 +275,7 @@ def report(row: Row, *, quick: bool = False) -> None:
     first_frames(row)
     imports(row)
     status(row)
+    rings(row)
     if not quick:
         steady(row)
 
