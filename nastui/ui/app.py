@@ -29,7 +29,7 @@ from nastui.model import FleetHost, HostSnapshot, LedState, Thresholds
 from nastui.session import Session, attach_history
 from nastui.ui.asciiwire import ascii_driver
 from nastui.ui.quietinput import QuietLinuxDriver
-from nastui.ui.redraw import install_changed_cells_only
+from nastui.ui.redraw import install_changed_cells_only, paint_now
 from nastui.ui.screens.dashboard import DashboardScreen
 
 if TYPE_CHECKING:
@@ -139,7 +139,8 @@ class NastuiApp(App[int]):
             ascii_only: draw with plain ASCII (serial consoles).
             live: keep polling; False polls once (snapshot tests, screenshots).
             poll_interval: seconds between polls (default: the config's I/O interval).
-            initial: a snapshot to show before the first poll completes.
+            initial: a snapshot taken just before the start: the first frame shows it, and
+                (while live) the first poll of the app's own comes an interval later.
             bench_source: where the bench screen runs (default: the session's machine, or the
                 demo's modelled drive).
             history_loader: opens the history after the first frame (the session has none yet).
@@ -185,12 +186,16 @@ class NastuiApp(App[int]):
         # polling once, for tests and screenshots: they read the screen, not the terminal.)
         if self.ascii_only:
             self.add_class("-ascii")
-        self.poll_forever()
         if self._live:
             self._holding_first_paint = True
             self._begin_batch()
             self.set_timer(STARTUP_HOLD_MAX_S, self._release_first_paint)
-        else:
+        if self._local is not None:
+            # The snapshot taken before the start is on the screens already (they were
+            # composed with it): shown as every later one is, it is the first frame's.
+            self._publish(self._local)
+        self.poll_forever()
+        if not self._live:
             self._background()
 
     def _release_first_paint(self) -> None:
@@ -200,7 +205,7 @@ class NastuiApp(App[int]):
             return
         self._holding_first_paint = False
         self._end_batch()
-        self.screen.refresh()
+        paint_now(self.screen)
         self.call_after_refresh(self._background)
 
     def _background(self) -> None:
@@ -222,15 +227,22 @@ class NastuiApp(App[int]):
 
     @work(exclusive=True, group="poll", exit_on_error=False)
     async def poll_forever(self) -> None:
-        """Collect, assess and publish; once, or every interval while live."""
+        """Collect, assess and publish; once, or every interval while live (the first time an
+        interval after the snapshot the app was given, if any: that one is fresh)."""
+        if self._live and self._local is not None:
+            await self._wait_interval()
         while True:
             snapshot = await self.session.poll()
             self.post_message(SnapshotReady(snapshot))
             if not self._live:
                 return
-            self._wake.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self._interval)
+            await self._wait_interval()
+
+    async def _wait_interval(self) -> None:
+        """Until the next poll is due, or `poll_now` asks for one."""
+        self._wake.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._wake.wait(), self._interval)
 
     @work(exclusive=True, group="fleet", exit_on_error=False)
     async def poll_fleet(self) -> None:
@@ -272,7 +284,12 @@ class NastuiApp(App[int]):
         await super().action_switch_mode(mode)
 
     def on_snapshot_ready(self, message: SnapshotReady) -> None:
-        snapshot, lines = self._swap_view(message.snapshot)
+        self._publish(message.snapshot)
+
+    def _publish(self, polled: HostSnapshot) -> None:
+        """Show a polled snapshot (as the swap in progress explains it, with the fleet's
+        alerts); the held first paint goes once it is laid out."""
+        snapshot, lines = self._swap_view(polled)
         self._local = snapshot
         self.snapshot = self._with_fleet(snapshot)
         self._swap_notice(tuple(lines))

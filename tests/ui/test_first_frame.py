@@ -9,30 +9,26 @@ column) once, and what follows only rewrites the cells that changed. Structural,
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 
 import pytest
 
-from tests.integration.test_terminal import Pty, pty_env
-from tests.waiting import wait_for
+import nastui.ui.app as app_module
+from nastui.collectors.base import FleetSource
+from nastui.session import Source, open_session
+from nastui.sim import SimBackend
+from nastui.sim.clock import FakeClock
+from nastui.sim.locate import SimLocator
+from nastui.ui.app import make_app
+from nastui.ui.screens.dashboard import DashboardScreen
+from nastui.ui.widgets.textpanel import TextPanel
+from tests.integration.test_terminal import _pty_run, pty_env
+from tests.ui.test_fleet_pilot import CountingBackend
 
 ROWS = 24
 # A cursor move to the first column of a line: how Textual starts each line of a full paint.
 LINE_START = re.compile(rb"\x1b\[(\d+);1H")
-
-
-def first_frames(argv: list[str], term: str) -> bytes:
-    """What `argv` writes in an 80x24 pty until its screen has been still for a second."""
-    tty = Pty(argv, pty_env(term))
-    try:
-        wait_for(lambda: tty.drawn(b"fan-wall-2", quiet=1.0), what="the first frame")
-        os.write(tty.fd, b"q")
-        wait_for(tty.ended, what="the exit after q", shown=lambda: tty.output[-500:])
-    finally:
-        tty.close()
-    return bytes(tty.output)
 
 
 def full_lines(output: bytes) -> dict[int, int]:
@@ -48,10 +44,50 @@ def full_lines(output: bytes) -> dict[int, int]:
     ("term", "extra"), [("xterm-256color", []), ("vt100", ["--ascii"]), ("linux", [])]
 )
 def test_the_screen_is_painted_in_full_once(term: str, extra: list[str]) -> None:
-    output = first_frames([sys.executable, "-m", "nastui", "--demo", *extra], term)
+    argv = [sys.executable, "-m", "nastui", "--demo", *extra]
+    output = _pty_run(argv, pty_env(term), until=b"fan-wall-2")
     counts = full_lines(output)
     assert set(counts) >= set(range(1, ROWS + 1)), counts  # the whole screen was drawn
     # The key bar never changes: drawn once means the screen was painted in full once.
     assert counts[ROWS] == 1, counts
     # Nor the grid's rows below its title: no line of the bay grid was painted twice.
     assert all(counts[row] == 1 for row in range(3, 15)), counts
+
+
+async def test_the_snapshot_taken_before_the_start_is_the_first_frame(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # `nastui` polls once before the interface starts (`ui.launch`): that snapshot is laid out
+    # and painted, with no poll of the interface's own held up in between; the next poll is an
+    # interval later, or when an action asks for one.
+    monkeypatch.setattr(app_module, "STARTUP_HOLD_MAX_S", 3600.0)  # only the snapshot can end it
+    clock = FakeClock()
+    sim = SimBackend(clock=clock)
+    session = open_session(Source(demo=True, live=True, history=False, fleet=False), {})
+    counting = CountingBackend(sim)
+    session.backend, session.clock, session.locator = counting, clock, SimLocator(sim)
+    initial = await session.poll()
+    opened: list[bool] = []  # the fleet is set up once the first frame has been painted
+    opener = session.fleet_opener
+
+    def open_fleet() -> FleetSource | None:
+        opened.append(True)
+        return opener()
+
+    session.fleet_opener = open_fleet
+    app = make_app(session, initial=initial, poll_interval=3600.0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(500):
+            await pilot.pause(0.01)
+            if opened:
+                break
+        assert opened, "the first paint was not released"
+        assert counting.collected == 1  # the snapshot before the start, no other
+        assert isinstance(app.screen, DashboardScreen)
+        assert "bay 0:" in app.screen.query_one("#selected", TextPanel).plain
+        app.poll_now()
+        for _ in range(500):
+            await pilot.pause(0.01)
+            if counting.collected > 1:
+                break
+        assert counting.collected == 2

@@ -10,6 +10,7 @@ from textual.app import ComposeResult
 from textual.screen import Screen
 
 from nastui.model import HostSnapshot
+from nastui.ui.redraw import start_update_timer
 from nastui.ui.render.panels import title_text
 from nastui.ui.widgets.textpanel import TextPanel
 
@@ -71,6 +72,7 @@ class NasScreen(Screen[None]):
         yield from ()
 
     def on_mount(self) -> None:
+        start_update_timer(self)
         self.query_one("#keys", TextPanel).show(lambda w: key_bar(self.KEYS, w))
         self.watch(self.app, "snapshot", self._snapshot_changed, init=True)
 
