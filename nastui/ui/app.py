@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import pkgutil
 from collections.abc import Callable
-from importlib import import_module, resources
+from importlib import import_module
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import work
@@ -18,7 +19,7 @@ from textual.app import App, ScreenStackError
 from textual.binding import Binding, BindingType
 from textual.drivers.linux_driver import LinuxDriver
 from textual.message import Message
-from textual.reactive import var
+from textual.reactive import Reactive, var
 from textual.screen import Screen
 from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.worker import Worker, WorkerState
@@ -51,6 +52,15 @@ def _screen(module: str, name: str) -> Callable[[], Screen[Any]]:
         return screen()
 
     return make
+
+
+def _stylesheet() -> str:
+    """app.tcss, read through the package's loader, not from a path: the zipapp (`make dist`)
+    runs from its archive. (`pkgutil`, not `importlib.resources`: a tenth of its import.)"""
+    data = pkgutil.get_data("nastui.ui", "app.tcss")
+    if data is None:  # a loader that cannot read data files: none of Python's own
+        raise FileNotFoundError("nastui/ui/app.tcss: the package's loader cannot read it")
+    return data.decode("utf-8")
 
 
 class AsciiScrollBar(ScrollBarRender):
@@ -87,8 +97,7 @@ class FleetReady(Message):
 class NastuiApp(App[int]):
     """nastui's full-screen interface."""
 
-    # Read as a package resource, not from a path: the zipapp (`make dist`) runs from its archive.
-    CSS = (resources.files("nastui.ui") / "app.tcss").read_text(encoding="utf-8")
+    CSS = _stylesheet()
     TITLE = "nastui"
     MODES: ClassVar[dict[str, str | Callable[[], Screen[Any]]]] = {
         "dashboard": DashboardScreen,
@@ -114,6 +123,9 @@ class NastuiApp(App[int]):
         Binding("ctrl+c", "quit", "quit", show=False, priority=True, system=True),
     ]
     ENABLE_COMMAND_PALETTE = False
+    # ANSI colours (see app.tcss), from the start: a theme set in `__init__` is a change, whose
+    # watcher parses the whole stylesheet once more before the first frame.
+    theme: Reactive[str] = Reactive("ansi-dark")
 
     # A var, not a reactive: a reactive would repaint the whole screen on every snapshot, and
     # on a serial console only the cells that changed may be written.
@@ -163,7 +175,6 @@ class NastuiApp(App[int]):
         self._swap_lines: tuple[str, ...] = ()
         self._local: HostSnapshot | None = initial  # the box alone, before the fleet's alerts
         self.mode_before_help = "dashboard"
-        self.theme = "ansi-dark"
         if initial is not None:
             self.set_reactive(NastuiApp.snapshot, initial)
         # Textual keeps one scrollbar renderer for the process: set it either way.
