@@ -169,7 +169,8 @@ class NastuiApp(App[int]):
         if ascii_only:
             self.driver_class = ascii_driver(self.driver_class)
         self._live = live
-        self._holding_first_paint = False
+        # Live, the first paint is held until the first snapshot is laid out (see `on_mount`).
+        self._holding_first_paint = live
         self._interval = poll_interval or session.config.poll.io_s
         self._wake = asyncio.Event()
         self._swap_lines: tuple[str, ...] = ()
@@ -186,6 +187,12 @@ class NastuiApp(App[int]):
         return self._live
 
     @property
+    def holding_first_paint(self) -> bool:
+        """Nothing has been painted yet, and nothing will be until the first snapshot is laid
+        out (`on_mount`)."""
+        return self._holding_first_paint
+
+    @property
     def limits(self) -> Thresholds:
         """The configured thresholds."""
         return self.session.config.thresholds
@@ -198,7 +205,6 @@ class NastuiApp(App[int]):
         if self.ascii_only:
             self.add_class("-ascii")
         if self._live:
-            self._holding_first_paint = True
             self._begin_batch()
             self.set_timer(STARTUP_HOLD_MAX_S, self._release_first_paint)
         if self._local is not None:

@@ -76,6 +76,14 @@ class NasScreen(Screen[None]):
         self.query_one("#keys", TextPanel).show(lambda w: key_bar(self.KEYS, w))
         self.watch(self.app, "snapshot", self._snapshot_changed, init=True)
 
+    def _compositor_refresh(self) -> None:
+        # Textual renders a screen's changes in a batch too, and writes nothing of them
+        # (`App._display`): while the first paint is held, the dashboard was rendered in full
+        # twice for nothing. The first paint renders it (`redraw.paint_now`).
+        if self.nas.holding_first_paint:
+            return
+        super()._compositor_refresh()
+
     def covered(self) -> bool:
         """True (and a redraw owed for when it shows again) if this screen pauses while out of
         sight and is: not in the shown stack, or under another full screen."""
