@@ -178,8 +178,23 @@ class NastuiApp(App[int]):
         self.mode_before_help = "dashboard"
         if initial is not None:
             self.set_reactive(NastuiApp.snapshot, initial)
+        # The variables the stylesheet was made with (in `App.__init__`), until it is refreshed.
+        self._first_css_variables: dict[str, str] | None = dict(self.theme_variables)
         # Textual keeps one scrollbar renderer for the process: set it either way.
         ScrollBar.renderer = AsciiScrollBar if ascii_only else ScrollBarRender
+
+    def refresh_css(self, animate: bool = True) -> None:
+        """Parse the stylesheets again with the theme's variables, and restyle.
+
+        Textual does it as it sets up the first screen too, before anything was styled with
+        other variables: a whole parse of every stylesheet again before the first frame, after
+        which the dashboard's widgets' own were parsed anew with all the others (a refresh
+        empties the parse cache). That first one is skipped while the variables are the ones
+        the stylesheet was made with; every later one runs."""
+        first, self._first_css_variables = self._first_css_variables, None
+        if first is not None and self.get_css_variables() == first:
+            return
+        super().refresh_css(animate)
 
     @property
     def live(self) -> bool:

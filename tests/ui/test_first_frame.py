@@ -13,6 +13,7 @@ import re
 import sys
 
 import pytest
+from textual.css.stylesheet import Stylesheet
 
 import nastui.ui.app as app_module
 from nastui.collectors.base import FleetSource
@@ -24,6 +25,7 @@ from nastui.ui.app import make_app
 from nastui.ui.screens.dashboard import DashboardScreen
 from nastui.ui.widgets.textpanel import TextPanel
 from tests.integration.test_terminal import _pty_run, pty_env
+from tests.ui.helpers import demo_app
 from tests.ui.test_fleet_pilot import CountingBackend
 
 ROWS = 24
@@ -91,3 +93,44 @@ async def test_the_snapshot_taken_before_the_start_is_the_first_frame(
             if counting.collected > 1:
                 break
         assert counting.collected == 2
+
+
+def count_reparses(monkeypatch: pytest.MonkeyPatch) -> list[None]:
+    """A list that grows by one each time any stylesheet is parsed again in full."""
+    reparsed: list[None] = []
+    real = Stylesheet.reparse
+
+    def reparse(self: Stylesheet) -> None:
+        reparsed.append(None)
+        real(self)
+
+    monkeypatch.setattr(Stylesheet, "reparse", reparse)
+    return reparsed
+
+
+async def test_the_stylesheets_are_not_parsed_again_at_the_start(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    reparsed = count_reparses(monkeypatch)
+    app = demo_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, DashboardScreen)
+        assert reparsed == []
+        app.theme = "textual-light"  # a change of theme later does restyle
+        await pilot.pause()
+        assert reparsed
+        assert app.theme_variables["background"] == "#E0E0E0"
+
+
+async def test_a_theme_set_before_the_start_is_the_first_frames(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    reparsed = count_reparses(monkeypatch)
+    app = demo_app()
+    app.theme = "textual-light"
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert reparsed
+        assert app.theme_variables == app.get_css_variables()
+        assert app.theme_variables["background"] == "#E0E0E0"
