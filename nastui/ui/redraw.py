@@ -125,10 +125,10 @@ def paint_now(screen: Screen[Any]) -> None:
 
 
 def start_update_timer(screen: Screen[Any]) -> None:
-    """Start `screen`'s update timer now, not at its first paint.
+    """Start `screen`'s update timer now (as it is composed), not at its first paint.
 
     The timer's first tick comes a whole period (50 ms) after it is first resumed: started at
     the first paint, the update just after it (the fleet's first poll, which completes the
-    first frame) waited that long with nothing to do. Started when the screen is mounted, it
-    has run its first period by then, and an update is painted as soon as it is owed."""
+    first frame) waited that long with nothing to do. Started with the screen, it has run
+    most of its first period by then, and that update is painted about when it is owed."""
     screen._update_timer.resume()

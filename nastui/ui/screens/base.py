@@ -63,6 +63,7 @@ class NasScreen(Screen[None]):
         return cast("NastuiApp", self.app)
 
     def compose(self) -> ComposeResult:
+        start_update_timer(self)
         yield TextPanel(id="title", classes="chrome")
         yield from self.compose_body()
         yield TextPanel(id="keys", classes="chrome")
@@ -72,7 +73,6 @@ class NasScreen(Screen[None]):
         yield from ()
 
     def on_mount(self) -> None:
-        start_update_timer(self)
         self.query_one("#keys", TextPanel).show(lambda w: key_bar(self.KEYS, w))
         self.watch(self.app, "snapshot", self._snapshot_changed, init=True)
 
