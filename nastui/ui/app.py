@@ -24,7 +24,6 @@ from textual.screen import Screen
 from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.worker import Worker, WorkerState
 
-from nastui.core.fleetview import fleet_alert_list, with_alerts
 from nastui.core.glyphs import Glyphs, glyphs_for
 from nastui.model import FleetHost, HostSnapshot, LedState, Thresholds
 from nastui.session import Session, attach_history
@@ -345,6 +344,8 @@ class NastuiApp(App[int]):
         hosts = self.fleet or ()
         if not hosts:
             return local
+        from nastui.core.fleetview import fleet_alert_list, with_alerts  # with the first poll
+
         return with_alerts(
             local, fleet_alert_list(hosts, self.session.alert_acks(), local.taken_at)
         )
