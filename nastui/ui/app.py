@@ -167,6 +167,8 @@ class NastuiApp(App[int]):
             self.driver_class = QuietLinuxDriver  # no 10 Hz wake-ups while idle
         if ascii_only:
             self.driver_class = ascii_driver(self.driver_class)
+            # Before anything is styled: added once mounted, it restyled every widget again.
+            self.add_class("-ascii", update=False)
         self._live = live
         # Live, the first paint is held until the first snapshot is laid out (see `on_mount`).
         self._holding_first_paint = live
@@ -216,8 +218,6 @@ class NastuiApp(App[int]):
         # otherwise paint the screen three times on start-up (empty, laid out, filled), and
         # each full frame costs most of a second on a 115200-baud serial console. (Not when
         # polling once, for tests and screenshots: they read the screen, not the terminal.)
-        if self.ascii_only:
-            self.add_class("-ascii")
         if self._live:
             self._begin_batch()
             self.set_timer(STARTUP_HOLD_MAX_S, self._release_first_paint)
