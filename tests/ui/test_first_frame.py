@@ -3,8 +3,9 @@
 A full frame costs most of a second on a 115200-baud serial console: Textual would paint the
 screen three times on start-up (empty, laid out, filled) if the interface did not hold its first
 paint until the first snapshot is laid out. Here `nastui --demo` runs in an 80x24 pseudo-terminal
-and every byte it writes is read: the lines that never change are written (a cursor move to their
-first column) once, and what follows only rewrites the cells that changed. Structural, not timed.
+and every byte it writes is read: nothing is drawn before the full paint (which starts at the top
+left), the lines that never change are written (a cursor move to their first column) once, and
+what follows only rewrites the cells that changed. Structural, not timed.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from tests.ui.test_fleet_pilot import CountingBackend
 ROWS = 24
 # A cursor move to the first column of a line: how Textual starts each line of a full paint.
 LINE_START = re.compile(rb"\x1b\[(\d+);1H")
+CURSOR_MOVE = re.compile(rb"\x1b\[(\d+);(\d+)H")
 
 
 def full_lines(output: bytes) -> dict[int, int]:
@@ -49,6 +51,9 @@ def test_the_screen_is_painted_in_full_once(term: str, extra: list[str]) -> None
     argv = [sys.executable, "-m", "nastui", "--demo", *extra]
     output = _pty_run(argv, pty_env(term), until=b"fan-wall-2")
     counts = full_lines(output)
+    # The first thing drawn is the full paint, from the top left: no part of the screen before it.
+    first = CURSOR_MOVE.search(output)
+    assert first is not None and first.group(0) == b"\x1b[1;1H", output[:300]
     assert set(counts) >= set(range(1, ROWS + 1)), counts  # the whole screen was drawn
     # The key bar and the rule under the title line never change (a poll may rewrite a bay
     # cell from its first column): each drawn once means the screen was painted in full once.
