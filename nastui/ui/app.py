@@ -39,6 +39,8 @@ if TYPE_CHECKING:
 # The longest the first paint waits for the first snapshot (a box whose first poll is slow
 # gets a frame by then, and another when its snapshot comes).
 STARTUP_HOLD_MAX_S = 0.25
+# The longest the history's load waits after the first paint for the fleet's first poll.
+HISTORY_WAIT_S = 0.25
 
 
 def _screen(module: str, name: str) -> Callable[[], Screen[Any]]:
@@ -159,6 +161,7 @@ class NastuiApp(App[int]):
         super().__init__(ansi_color=True)
         install_changed_cells_only()  # a partial update writes the changed cells, no more
         self._history_loader = history_loader
+        self._history_started = False
         self.session = session
         self.bench_source = bench_source
         self.ascii_only = ascii_only
@@ -240,9 +243,20 @@ class NastuiApp(App[int]):
         self.call_after_refresh(self._background)
 
     def _background(self) -> None:
-        """Start what the first frame does not wait for: the fleet's polls and the history."""
+        """Start what the first frame does not wait for: the fleet's polls and the history.
+        While live, the history's load (a thread sharing the interpreter) starts once the
+        fleet's first poll has been painted, which completes the first frame, or at the latest
+        `HISTORY_WAIT_S` after the first paint: started with it, it slowed that poll."""
         self.poll_fleet()
-        if self._history_loader is not None:
+        if self._live:
+            self.set_timer(HISTORY_WAIT_S, self._start_history)
+        else:
+            self._start_history()
+
+    def _start_history(self) -> None:
+        """Load the history, once."""
+        if self._history_loader is not None and not self._history_started:
+            self._history_started = True
             self.load_history()
 
     @work(exclusive=True, group="history", exit_on_error=False)
@@ -282,6 +296,7 @@ class NastuiApp(App[int]):
         here, off the event loop, if the source left it for later."""
         fleet = self.session.fleet or await asyncio.to_thread(self.session.open_fleet)
         if fleet is None:
+            self._start_history()
             return
         while True:
             self.post_message(FleetReady(await fleet.poll()))
@@ -366,6 +381,7 @@ class NastuiApp(App[int]):
             merged = self._with_fleet(self._local)
             if self.snapshot is None or merged.alerts != self.snapshot.alerts:
                 self.snapshot = merged
+        self.call_after_refresh(self._start_history)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state is WorkerState.ERROR and event.worker.error is not None:
