@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import pkgutil
 from collections.abc import Callable
-from importlib import import_module, resources
+from importlib import import_module
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import work
@@ -18,18 +19,17 @@ from textual.app import App, ScreenStackError
 from textual.binding import Binding, BindingType
 from textual.drivers.linux_driver import LinuxDriver
 from textual.message import Message
-from textual.reactive import var
+from textual.reactive import Reactive, var
 from textual.screen import Screen
 from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.worker import Worker, WorkerState
 
-from nastui.core.fleetview import fleet_alert_list, with_alerts
 from nastui.core.glyphs import Glyphs, glyphs_for
 from nastui.model import FleetHost, HostSnapshot, LedState, Thresholds
 from nastui.session import Session, attach_history
 from nastui.ui.asciiwire import ascii_driver
 from nastui.ui.quietinput import QuietLinuxDriver
-from nastui.ui.redraw import install_changed_cells_only
+from nastui.ui.redraw import install_changed_cells_only, paint_now
 from nastui.ui.screens.dashboard import DashboardScreen
 
 if TYPE_CHECKING:
@@ -39,6 +39,8 @@ if TYPE_CHECKING:
 # The longest the first paint waits for the first snapshot (a box whose first poll is slow
 # gets a frame by then, and another when its snapshot comes).
 STARTUP_HOLD_MAX_S = 0.25
+# The longest the history's load waits after the first paint for the fleet's first poll.
+HISTORY_WAIT_S = 0.25
 
 
 def _screen(module: str, name: str) -> Callable[[], Screen[Any]]:
@@ -51,6 +53,15 @@ def _screen(module: str, name: str) -> Callable[[], Screen[Any]]:
         return screen()
 
     return make
+
+
+def _stylesheet() -> str:
+    """app.tcss, read through the package's loader, not from a path: the zipapp (`make dist`)
+    runs from its archive. (`pkgutil`, not `importlib.resources`: a tenth of its import.)"""
+    data = pkgutil.get_data("nastui.ui", "app.tcss")
+    if data is None:  # a loader that cannot read data files: none of Python's own
+        raise FileNotFoundError("nastui/ui/app.tcss: the package's loader cannot read it")
+    return data.decode("utf-8")
 
 
 class AsciiScrollBar(ScrollBarRender):
@@ -87,8 +98,7 @@ class FleetReady(Message):
 class NastuiApp(App[int]):
     """nastui's full-screen interface."""
 
-    # Read as a package resource, not from a path: the zipapp (`make dist`) runs from its archive.
-    CSS = (resources.files("nastui.ui") / "app.tcss").read_text(encoding="utf-8")
+    CSS = _stylesheet()
     TITLE = "nastui"
     MODES: ClassVar[dict[str, str | Callable[[], Screen[Any]]]] = {
         "dashboard": DashboardScreen,
@@ -114,6 +124,9 @@ class NastuiApp(App[int]):
         Binding("ctrl+c", "quit", "quit", show=False, priority=True, system=True),
     ]
     ENABLE_COMMAND_PALETTE = False
+    # ANSI colours (see app.tcss), from the start: a theme set in `__init__` is a change, whose
+    # watcher parses the whole stylesheet once more before the first frame.
+    theme: Reactive[str] = Reactive("ansi-dark")
 
     # A var, not a reactive: a reactive would repaint the whole screen on every snapshot, and
     # on a serial console only the cells that changed may be written.
@@ -139,7 +152,8 @@ class NastuiApp(App[int]):
             ascii_only: draw with plain ASCII (serial consoles).
             live: keep polling; False polls once (snapshot tests, screenshots).
             poll_interval: seconds between polls (default: the config's I/O interval).
-            initial: a snapshot to show before the first poll completes.
+            initial: a snapshot taken just before the start: the first frame shows it, and
+                (while live) the first poll of the app's own comes an interval later.
             bench_source: where the bench screen runs (default: the session's machine, or the
                 demo's modelled drive).
             history_loader: opens the history after the first frame (the session has none yet).
@@ -147,6 +161,7 @@ class NastuiApp(App[int]):
         super().__init__(ansi_color=True)
         install_changed_cells_only()  # a partial update writes the changed cells, no more
         self._history_loader = history_loader
+        self._history_started = False
         self.session = session
         self.bench_source = bench_source
         self.ascii_only = ascii_only
@@ -155,23 +170,46 @@ class NastuiApp(App[int]):
             self.driver_class = QuietLinuxDriver  # no 10 Hz wake-ups while idle
         if ascii_only:
             self.driver_class = ascii_driver(self.driver_class)
+            # Before anything is styled: added once mounted, it restyled every widget again.
+            self.add_class("-ascii", update=False)
         self._live = live
-        self._holding_first_paint = False
+        # Live, the first paint is held until the first snapshot is laid out (see `on_mount`).
+        self._holding_first_paint = live
         self._interval = poll_interval or session.config.poll.io_s
         self._wake = asyncio.Event()
         self._swap_lines: tuple[str, ...] = ()
         self._local: HostSnapshot | None = initial  # the box alone, before the fleet's alerts
         self.mode_before_help = "dashboard"
-        self.theme = "ansi-dark"
         if initial is not None:
             self.set_reactive(NastuiApp.snapshot, initial)
+        # The variables the stylesheet was made with (in `App.__init__`), until it is refreshed.
+        self._first_css_variables: dict[str, str] | None = dict(self.theme_variables)
         # Textual keeps one scrollbar renderer for the process: set it either way.
         ScrollBar.renderer = AsciiScrollBar if ascii_only else ScrollBarRender
+
+    def refresh_css(self, animate: bool = True) -> None:
+        """Parse the stylesheets again with the theme's variables, and restyle.
+
+        Textual does it as it sets up the first screen too, before anything was styled with
+        other variables: a whole parse of every stylesheet again before the first frame, after
+        which the dashboard's widgets' own were parsed anew with all the others (a refresh
+        empties the parse cache). That first one is skipped while the variables are the ones
+        the stylesheet was made with; every later one runs."""
+        first, self._first_css_variables = self._first_css_variables, None
+        if first is not None and self.get_css_variables() == first:
+            return
+        super().refresh_css(animate)
 
     @property
     def live(self) -> bool:
         """Polling on (False: one poll, for tests and screenshots)."""
         return self._live
+
+    @property
+    def holding_first_paint(self) -> bool:
+        """Nothing has been painted yet, and nothing will be until the first snapshot is laid
+        out (`on_mount`)."""
+        return self._holding_first_paint
 
     @property
     def limits(self) -> Thresholds:
@@ -183,14 +221,15 @@ class NastuiApp(App[int]):
         # otherwise paint the screen three times on start-up (empty, laid out, filled), and
         # each full frame costs most of a second on a 115200-baud serial console. (Not when
         # polling once, for tests and screenshots: they read the screen, not the terminal.)
-        if self.ascii_only:
-            self.add_class("-ascii")
-        self.poll_forever()
         if self._live:
-            self._holding_first_paint = True
             self._begin_batch()
             self.set_timer(STARTUP_HOLD_MAX_S, self._release_first_paint)
-        else:
+        if self._local is not None:
+            # The snapshot taken before the start is on the screens already (they were
+            # composed with it): shown as every later one is, it is the first frame's.
+            self._publish(self._local)
+        self.poll_forever()
+        if not self._live:
             self._background()
 
     def _release_first_paint(self) -> None:
@@ -200,13 +239,24 @@ class NastuiApp(App[int]):
             return
         self._holding_first_paint = False
         self._end_batch()
-        self.screen.refresh()
+        paint_now(self.screen)
         self.call_after_refresh(self._background)
 
     def _background(self) -> None:
-        """Start what the first frame does not wait for: the fleet's polls and the history."""
+        """Start what the first frame does not wait for: the fleet's polls and the history.
+        While live, the history's load (a thread sharing the interpreter) starts once the
+        fleet's first poll has been painted, which completes the first frame, or at the latest
+        `HISTORY_WAIT_S` after the first paint: started with it, it slowed that poll."""
         self.poll_fleet()
-        if self._history_loader is not None:
+        if self._live:
+            self.set_timer(HISTORY_WAIT_S, self._start_history)
+        else:
+            self._start_history()
+
+    def _start_history(self) -> None:
+        """Load the history, once."""
+        if self._history_loader is not None and not self._history_started:
+            self._history_started = True
             self.load_history()
 
     @work(exclusive=True, group="history", exit_on_error=False)
@@ -222,15 +272,22 @@ class NastuiApp(App[int]):
 
     @work(exclusive=True, group="poll", exit_on_error=False)
     async def poll_forever(self) -> None:
-        """Collect, assess and publish; once, or every interval while live."""
+        """Collect, assess and publish; once, or every interval while live (the first time an
+        interval after the snapshot the app was given, if any: that one is fresh)."""
+        if self._live and self._local is not None:
+            await self._wait_interval()
         while True:
             snapshot = await self.session.poll()
             self.post_message(SnapshotReady(snapshot))
             if not self._live:
                 return
-            self._wake.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self._interval)
+            await self._wait_interval()
+
+    async def _wait_interval(self) -> None:
+        """Until the next poll is due, or `poll_now` asks for one."""
+        self._wake.clear()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._wake.wait(), self._interval)
 
     @work(exclusive=True, group="fleet", exit_on_error=False)
     async def poll_fleet(self) -> None:
@@ -239,6 +296,7 @@ class NastuiApp(App[int]):
         here, off the event loop, if the source left it for later."""
         fleet = self.session.fleet or await asyncio.to_thread(self.session.open_fleet)
         if fleet is None:
+            self._start_history()
             return
         while True:
             self.post_message(FleetReady(await fleet.poll()))
@@ -272,7 +330,12 @@ class NastuiApp(App[int]):
         await super().action_switch_mode(mode)
 
     def on_snapshot_ready(self, message: SnapshotReady) -> None:
-        snapshot, lines = self._swap_view(message.snapshot)
+        self._publish(message.snapshot)
+
+    def _publish(self, polled: HostSnapshot) -> None:
+        """Show a polled snapshot (as the swap in progress explains it, with the fleet's
+        alerts); the held first paint goes once it is laid out."""
+        snapshot, lines = self._swap_view(polled)
         self._local = snapshot
         self.snapshot = self._with_fleet(snapshot)
         self._swap_notice(tuple(lines))
@@ -296,6 +359,8 @@ class NastuiApp(App[int]):
         hosts = self.fleet or ()
         if not hosts:
             return local
+        from nastui.core.fleetview import fleet_alert_list, with_alerts  # with the first poll
+
         return with_alerts(
             local, fleet_alert_list(hosts, self.session.alert_acks(), local.taken_at)
         )
@@ -316,6 +381,7 @@ class NastuiApp(App[int]):
             merged = self._with_fleet(self._local)
             if self.snapshot is None or merged.alerts != self.snapshot.alerts:
                 self.snapshot = merged
+        self.call_after_refresh(self._start_history)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.state is WorkerState.ERROR and event.worker.error is not None:

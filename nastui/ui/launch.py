@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import dataclasses
+import gc
 import os
 import sys
 from collections.abc import MutableMapping
@@ -72,5 +73,9 @@ def run_ui(args: argparse.Namespace) -> int:
         initial=initial,
         history_loader=partial(history_for, session),
     )
+    # What the start built (modules, classes, the session, the first snapshot) lives as long as
+    # the process: out of the collector's sight, its full passes do not walk it again (one came
+    # just before the first frame: 24 ms).
+    gc.freeze()
     app.run()
     return app.return_code or 0

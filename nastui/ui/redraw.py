@@ -10,11 +10,14 @@ partial update start at the first changed cell of a line, not at the widget's le
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.cells import get_character_cell_size
 from rich.console import Console
 from rich.control import Control
 from rich.text import Text
 from textual._compositor import ChopsUpdate
+from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -106,3 +109,26 @@ def install_changed_cells_only() -> None:
     """Make Textual's partial updates write only the changed span of each line (see
     `render_changed_cells`). Idempotent."""
     ChopsUpdate.render_segments = render_changed_cells  # type: ignore[method-assign,assignment]
+
+
+def paint_now(screen: Screen[Any]) -> None:
+    """Paint the whole of `screen` now, in one full update after its layout.
+
+    Textual paints on a timer of 1/TEXTUAL_FPS s (50 ms here), and a paint owed after a batch
+    (the held first frame) waits for its next tick. On that tick it would also lay the screen
+    out and write the changed regions, then repaint the whole screen over them: two writes,
+    the first one wasted. Here the whole screen is marked for the update that follows the
+    layout, and nothing is painted twice."""
+    screen._repaint_required = False  # the full update below is that repaint
+    screen._dirty_widgets.add(screen)
+    screen._on_timer_update()
+
+
+def start_update_timer(screen: Screen[Any]) -> None:
+    """Start `screen`'s update timer now (as it is composed), not at its first paint.
+
+    The timer's first tick comes a whole period (50 ms) after it is first resumed: started at
+    the first paint, the update just after it (the fleet's first poll, which completes the
+    first frame) waited that long with nothing to do. Started with the screen, it has run
+    most of its first period by then, and that update is painted about when it is owed."""
+    screen._update_timer.resume()

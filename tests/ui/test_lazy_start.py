@@ -14,6 +14,7 @@ FEATURES = (
     "nastui.swap",
     "nastui.bench",
     "nastui.sim.fleet",
+    "nastui.core.fleetview",
     "nastui.collectors.fleet",
     "nastui.collectors.snmp",
     "nastui.ui.screens.fleet",

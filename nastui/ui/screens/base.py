@@ -10,6 +10,7 @@ from textual.app import ComposeResult
 from textual.screen import Screen
 
 from nastui.model import HostSnapshot
+from nastui.ui.redraw import start_update_timer
 from nastui.ui.render.panels import title_text
 from nastui.ui.widgets.textpanel import TextPanel
 
@@ -62,6 +63,7 @@ class NasScreen(Screen[None]):
         return cast("NastuiApp", self.app)
 
     def compose(self) -> ComposeResult:
+        start_update_timer(self)
         yield TextPanel(id="title", classes="chrome")
         yield from self.compose_body()
         yield TextPanel(id="keys", classes="chrome")
@@ -73,6 +75,14 @@ class NasScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#keys", TextPanel).show(lambda w: key_bar(self.KEYS, w))
         self.watch(self.app, "snapshot", self._snapshot_changed, init=True)
+
+    def _compositor_refresh(self) -> None:
+        # Textual renders a screen's changes in a batch too, and writes nothing of them
+        # (`App._display`): while the first paint is held, the dashboard was rendered in full
+        # twice for nothing. The first paint renders it (`redraw.paint_now`).
+        if self.nas.holding_first_paint:
+            return
+        super()._compositor_refresh()
 
     def covered(self) -> bool:
         """True (and a redraw owed for when it shows again) if this screen pauses while out of

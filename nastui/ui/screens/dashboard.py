@@ -10,7 +10,6 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 
-from nastui.core.fleetview import ups_state
 from nastui.core.glyphs import Glyphs
 from nastui.fans.logic.deadband import FanHold
 from nastui.model import FleetHost, HostSnapshot
@@ -108,9 +107,12 @@ def nut_lines(fleet: Sequence[FleetHost], width: int, glyphs: Glyphs) -> Text:
     """One line per UPS read over NUT ("UPS rack  ON BATTERY 80% 42 min"), coloured by its
     health; nothing without `[[ups]]` tables."""
     text = Text()
-    for host in fleet:
-        if host.profile != "nut":
-            continue
+    ups = [host for host in fleet if host.profile == "nut"]
+    if not ups:
+        return text
+    from nastui.core.fleetview import ups_state  # with the fleet's first poll
+
+    for host in ups:
         state, health = ups_state(host)
         line = f"UPS {host.name}  {state}"
         text.append("\n" + fit(line, width, glyphs), style=HEALTH_STYLE.get(health, ""))
