@@ -8,7 +8,6 @@ a time-to-full estimate from the usage the daemon's history kept (`nastui.core.c
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import sys
 from typing import TextIO
@@ -63,7 +62,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         message = exc.message.removeprefix("nastui: ")
         out.write(perfdata.text(f"NASTUI UNKNOWN - cannot check: {message}") + "\n")
         return exits.UNKNOWN
-    snapshot = asyncio.run(session.poll())
+    snapshot = session.poll_now()
     limits = session.config.thresholds
     filling = full_in(session, snapshot, bool(args.demo))
     snapshot, swap_lines, swap_critical = _swap_view(session, snapshot)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from nastui.sim.activity import asleep_since, heat_at
+from nastui.sim.activity import asleep_since, heats_at
 from nastui.sim.grid import (
     BLOCK_S,
     ORIGIN,
@@ -25,7 +25,16 @@ from nastui.sim.grid import (
     round_half_up,
 )
 from nastui.sim.plan import Plan
-from nastui.sim.thermal import TAU_S, airflow_shares, ambient_at, equilibrium, flow, relax
+from nastui.sim.thermal import (
+    TAU_S,
+    airflow_shares,
+    ambient_at,
+    equilibrium,
+    flow,
+    kept,
+    relax,
+    relax_by,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +102,8 @@ class Engine:
         self._scenario = scenario
         self._shares = tuple(airflow_shares(d.cell, plan.fans) for d in plan.drives)
         self._tau = tuple(TAU_S[d.profile.drive_class] for d in plan.drives)
+        self._kept = tuple(kept(BLOCK_S, tau) for tau in self._tau)  # over one block
+        self._airs: dict[tuple[bool, ...], tuple[float, ...]] = {}
         self._noise: dict[int, tuple[float, ...]] = {}
         self._first = self._initial()
         self._state = self._first
@@ -155,12 +166,22 @@ class Engine:
         return self._noise[tick]
 
     def _targets(self, t: float) -> tuple[float, ...]:
-        alive = self.fan_alive(t)
         room = self.ambient(t)
         return tuple(
-            equilibrium(room, d.rise, heat_at(self.plan, i, t), flow(self._shares[i], alive))
-            for i, d in enumerate(self.plan.drives)
+            equilibrium(room, d.rise, heat, air)
+            for d, heat, air in zip(
+                self.plan.drives, heats_at(self.plan, t), self._air(t), strict=True
+            )
         )
+
+    def _air(self, t: float) -> tuple[float, ...]:
+        """Each drive's share of its cooling air arriving at `t` (worked out once per set of
+        running fans: it changes only when a fan dies)."""
+        alive = self.fan_alive(t)
+        air = self._airs.get(alive)
+        if air is None:
+            air = self._airs[alive] = tuple(flow(shares, alive) for shares in self._shares)
+        return air
 
     def _initial(self) -> SimState:
         targets = self._targets(ORIGIN)
@@ -173,8 +194,8 @@ class Engine:
     def _step(self, state: SimState) -> SimState:
         end = state.start + BLOCK_S
         temps = tuple(
-            relax(temp, target, BLOCK_S, tau)
-            for temp, target, tau in zip(state.temps, state.targets, self._tau, strict=True)
+            relax_by(temp, target, left)
+            for temp, target, left in zip(state.temps, state.targets, self._kept, strict=True)
         )
         return SimState(
             state.block + 1,

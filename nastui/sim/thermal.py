@@ -108,7 +108,17 @@ def equilibrium(ambient: float, rise: float, heat: float, air: float) -> float:
 
 def relax(temp: float, target: float, seconds: float, tau: float) -> float:
     """First-order approach of `temp` towards `target` after `seconds`."""
-    return target + (temp - target) * math.exp(-seconds / tau)
+    return relax_by(temp, target, kept(seconds, tau))
+
+
+def kept(seconds: float, tau: float) -> float:
+    """The share of a gap to the target still left after `seconds` (time constant `tau`)."""
+    return math.exp(-seconds / tau)
+
+
+def relax_by(temp: float, target: float, left: float) -> float:
+    """`relax` with the share of the gap left (`kept`) worked out already."""
+    return target + (temp - target) * left
 
 
 def ambient_at(mean: float, phase: float, t: float) -> float:

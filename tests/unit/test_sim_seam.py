@@ -4,6 +4,7 @@ asks which one it is talking to."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from pathlib import Path
 
@@ -42,3 +43,13 @@ def test_the_machine_offers_its_own_under_its_root(tmp_path: Path) -> None:
     assert isinstance(session.backend.swap, MachineSwap)
     assert session.backend.swap.root == tmp_path
     assert isinstance(session.backend.tester, SmartctlTester)
+
+
+def test_poll_now_is_one_poll_run_to_its_end() -> None:
+    """A one-shot command's poll (`Session.poll_now`) gives what `poll` gives, published in the
+    store as the latest."""
+    source = Source(demo=True, scenario="failing-drive")
+    session, other = open_session(source, {}), open_session(source, {})
+    snapshot = session.poll_now()
+    assert snapshot == asyncio.run(other.poll())
+    assert session.store.latest(snapshot.host) == snapshot
