@@ -11,7 +11,7 @@ temperature inside the block is a closed form and the state at any time is a pur
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from nastui.sim.activity import asleep_since, heats_at
 from nastui.sim.grid import (
@@ -37,8 +37,7 @@ from nastui.sim.thermal import (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Defects:
+class Defects(NamedTuple):
     """A drive's growing defect counters (all 0 for a healthy drive)."""
 
     pending: int = 0
@@ -52,8 +51,7 @@ FAILING_START = Defects(pending=2, realloc=12, realloc_events=3, offline_unc=2, 
 """Where the failing drive's counters stand when the simulation begins (six hours before t0)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Reading:
+class Reading(NamedTuple):
     """One temperature sample and the SMART read that went with it.
 
     Attributes:
@@ -69,8 +67,7 @@ class Reading:
     smart_celsius: float
 
 
-@dataclass(frozen=True, slots=True)
-class SimState:
+class SimState(NamedTuple):
     """The simulation at the start of one block.
 
     Attributes:
@@ -226,8 +223,7 @@ class Engine:
         old = state.defects[index]
         roll = [rng.random() for _ in range(4)]
         realloc = rng.randint(1, 8) if roll[1] < 0.06 else 0
-        new = replace(
-            old,
+        new = old._replace(
             pending=old.pending + (rng.randint(1, 2) if roll[0] < 0.2 else 0),
             realloc=old.realloc + realloc,
             realloc_events=old.realloc_events + (1 if realloc else 0),

@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from nastui.model import DriveClass, Fan, Sensor
 from nastui.sim.grid import DAY_S, round_half_up
@@ -38,8 +38,7 @@ _FLOW_EXPONENT = 0.55
 _AMBIENT_SWING = 0.8  # degrees either side of the mean over a day
 
 
-@dataclass(frozen=True, slots=True)
-class FanSpec:
+class FanSpec(NamedTuple):
     """A fan of the simulated box.
 
     Attributes:
@@ -60,8 +59,7 @@ class FanSpec:
     reach: float = 1.5
 
 
-@dataclass(frozen=True, slots=True)
-class SensorSpec:
+class SensorSpec(NamedTuple):
     """A non-drive temperature sensor.
 
     Attributes:
