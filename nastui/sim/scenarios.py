@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from nastui.model import ScanKind, SelfTest
 from nastui.sim.boxes import (
@@ -35,8 +35,7 @@ REPLACED_POSITION = 0
 """Which leaf of raidz3-0 is being replaced (the pool was created from sda..sdx, so sda)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Scenario:
+class Scenario(NamedTuple):
     """A named simulated situation.
 
     Attributes:
@@ -49,7 +48,7 @@ class Scenario:
     name: str
     description: str
     preset: str
-    build: Callable[[random.Random], Plan] = field(repr=False, compare=False)
+    build: Callable[[random.Random], Plan]
 
     def plan(self, seed: int) -> Plan:
         """The scenario resolved for `seed`."""
