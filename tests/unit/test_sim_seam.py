@@ -8,8 +8,10 @@ import asyncio
 import re
 from pathlib import Path
 
+import pytest
+
 from nastui.selftest.io.tester import SmartctlTester
-from nastui.session import Source, open_session
+from nastui.session import Source, open_session, run_async
 from nastui.sim.selftest import SimTester
 from nastui.sim.swap import SimSwap
 from nastui.swap.io.machine import MachineSwap
@@ -53,3 +55,15 @@ def test_poll_now_is_one_poll_run_to_its_end() -> None:
     snapshot = session.poll_now()
     assert snapshot == asyncio.run(other.poll())
     assert session.store.latest(snapshot.host) == snapshot
+
+
+def test_run_async_hands_back_the_result_or_raises_what_main_raised() -> None:
+    async def answer() -> int:
+        return 42
+
+    async def fails() -> int:
+        raise ValueError("no answer")
+
+    assert run_async(answer()) == 42
+    with pytest.raises(ValueError, match="no answer"):
+        run_async(fails())
