@@ -7,14 +7,36 @@ Textual) only when the UI is what was asked for: `nastui status` from cron never
 from __future__ import annotations
 
 import argparse
+import contextlib
+import gc
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from nastui import exits
-from nastui.cli.args import parse_args
+from nastui.cli.args import load_command, parse_args
 from nastui.cli.logsetup import configure, level_for
 from nastui.cli.main import run_headless
+
+
+@contextlib.contextmanager
+def _loading() -> Iterator[None]:
+    """Load code without the cyclic garbage collector, then freeze what was loaded.
+
+    Importing a command makes tens of thousands of objects that live as long as the process;
+    the collector would walk the young ones again and again while they are made, and all of
+    them again at exit (15 ms of `nastui status`). Frozen (`gc.freeze`), they are never
+    walked again. Everything made afterwards (the parser first: its garbage is collected, not
+    kept) is collected as usual, and the collector is back as it was before the command runs,
+    whether loading succeeded or not."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if was_enabled:
+            gc.enable()
 
 
 def _run_ui(args: argparse.Namespace) -> int:
@@ -60,6 +82,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return complete(kind, sys.argv[1:] if argv is None else argv, os.environ)
     try:
+        with _loading():
+            load_command(argv)  # the command's module and what it needs, not the parser
         args = parse_args(argv)
         if args.command is None:
             return _run_ui(args)

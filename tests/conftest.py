@@ -6,6 +6,7 @@ tool or anything else, fails instead: in CI, skipped is not passed.
 
 from __future__ import annotations
 
+import gc
 import os
 import shutil
 import sys
@@ -72,6 +73,15 @@ def no_stand_in_left() -> Generator[None, None, None]:
     the process (`nastui.collectors.standin`): take it away after each test."""
     yield
     standin.use(None)
+
+
+@pytest.fixture(autouse=True)
+def nothing_frozen_left() -> Generator[None, None, None]:
+    """`nastui.entry.main` freezes the code it loaded for the garbage collector (`gc.freeze`),
+    as a process that ends with the command can: a test's process gives it back after each
+    test, so the garbage of one test is not kept for the rest of the session."""
+    yield
+    gc.unfreeze()
 
 
 @pytest.fixture

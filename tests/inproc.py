@@ -14,7 +14,8 @@ with what a fresh process would start from and leave behind:
 - argparse's and `sys.exit`'s SystemExit become the exit code; an exception escaping `main`
   (NASTUI_DEBUG) is a traceback on stderr and exit 1, as the interpreter makes it;
 - what the run leaves in the process is taken away: the runner's stand-in
-  (`nastui.collectors.standin`), log handlers and levels, signal handlers; nastui's `atexit`
+  (`nastui.collectors.standin`), log handlers and levels, signal handlers, the objects frozen
+  for the garbage collector (`nastui.entry` freezes what it loads); nastui's `atexit`
   callbacks run at the end of the run and the threads it started are waited for, as at exit
   (a library's thread pool for the process excepted). A daemon thread still running a moment
   after is an error naming it: that test needs a real process (`@pytest.mark.subprocess`).
@@ -31,6 +32,7 @@ from __future__ import annotations
 import atexit
 import concurrent.futures.thread
 import contextlib
+import gc
 import logging
 import os
 import signal
@@ -272,6 +274,7 @@ def run_nastui(
             stdout, stderr = received()
     finally:
         standin.use(stand_in)
+        gc.unfreeze()  # what the run froze is collected again, as a process's exit frees it
     if not text:
         return subprocess.CompletedProcess([*NASTUI, *words], code, stdout, stderr)
     return subprocess.CompletedProcess(

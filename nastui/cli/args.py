@@ -56,6 +56,16 @@ def command_of(argv: Sequence[str]) -> str | None:
     return None
 
 
+def load_command(argv: Sequence[str] | None = None) -> None:
+    """Import the module of the command the command line names, and so what it needs, as
+    `parse_args` does while parsing (nothing for an unknown name or none): `nastui.entry`
+    loads code apart from building the parser, whose objects are garbage once it has
+    parsed."""
+    name = command_of(list(sys.argv[1:] if argv is None else argv))
+    if name is not None and any(entry.name == name for entry in COMMANDS):
+        command(name)
+
+
 def _global_options(*, suppress: bool) -> Parser:
     """The options every command takes; defaults suppressed on the subcommand copies so a value
     given before the command is not reset by the subcommand's parser."""

@@ -39,7 +39,7 @@ from nastui.core.units import age
 from nastui.history.db import HISTORY_FILE, History, HistoryError
 from nastui.model import Alert, FleetHost, HostSnapshot
 from nastui.notify import notifiers_from, send_test
-from nastui.session import Session, Source, open_or_exit
+from nastui.session import Session, Source, open_or_exit, run_async
 
 # Sample: 7d   12h   30m   90s   2w
 _DURATION = re.compile(r"^(?P<n>\d+(?:\.\d+)?)(?P<unit>[smhdw])$")
@@ -118,7 +118,7 @@ def _standing(args: argparse.Namespace) -> tuple[Session, str, tuple[Alert, ...]
     daemon sends them, polled once, the acknowledgements applied."""
     source = dataclasses.replace(Source.from_options(args), fleet=True)
     session = open_or_exit(source, os.environ)
-    snapshot, hosts = asyncio.run(_poll_with_fleet(session))
+    snapshot, hosts = run_async(_poll_with_fleet(session))
     polled = {h.name for h in hosts}
     if any(u.name not in polled for u in session.config.ups):  # the demo's fleet is simulated
         hosts += tuple(h for h in read_upses(session) if h.name not in polled)  # as `status`

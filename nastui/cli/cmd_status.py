@@ -8,14 +8,12 @@ a time-to-full estimate from the usage the daemon's history kept (`nastui.core.c
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import sys
-from typing import TextIO
+from typing import Any, TextIO
 
 from nastui import exits
 from nastui.cli.command import glyphs_of, write_json
-from nastui.cli.statusups import read_upses, ups_data, ups_lines, with_ups_alerts
 from nastui.cli.statusview import FullIn, render_status, status_data
 from nastui.core import perfdata
 from nastui.core.assess import overall
@@ -63,22 +61,36 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         message = exc.message.removeprefix("nastui: ")
         out.write(perfdata.text(f"NASTUI UNKNOWN - cannot check: {message}") + "\n")
         return exits.UNKNOWN
-    snapshot = asyncio.run(session.poll())
+    snapshot = session.poll_now()
     limits = session.config.thresholds
     filling = full_in(session, snapshot, bool(args.demo))
     snapshot, swap_lines, swap_critical = _swap_view(session, snapshot)
-    upses = read_upses(session)
-    snapshot = with_ups_alerts(snapshot, upses, session.alert_acks())
+    snapshot, ups_lines, ups_json = _ups_view(session, snapshot)
     if args.json:
         data = status_data(snapshot, limits, filling)
-        write_json({**data, "ups": ups_data(upses), "swap": swap_lines}, out)
+        write_json({**data, "ups": ups_json, "swap": swap_lines}, out)
     else:
         glyphs = glyphs_of(args, session)
         text = render_status(
-            snapshot, glyphs, limits, verbose=args.verbose, full_in=filling, extra=ups_lines(upses)
+            snapshot, glyphs, limits, verbose=args.verbose, full_in=filling, extra=ups_lines
         )
         out.write(with_swap(text, swap_lines, critical=swap_critical))
     return max(int(overall(snapshot)), exits.CRITICAL if swap_critical else exits.OK)
+
+
+def _ups_view(
+    session: Session, snapshot: HostSnapshot
+) -> tuple[HostSnapshot, list[str], list[dict[str, Any]]]:
+    """The `[[ups]]`es read (`nastui.cli.statusups`): `snapshot` with their alerts, their
+    lines and their `--json`; their code (and the acknowledgements it needs) loaded only
+    when one is configured."""
+    if not session.config.ups:
+        return snapshot, [], []
+    from nastui.cli.statusups import read_upses, ups_data, ups_lines, with_ups_alerts
+
+    upses = read_upses(session)
+    alerted = with_ups_alerts(snapshot, upses, session.alert_acks())
+    return alerted, ups_lines(upses), ups_data(upses)
 
 
 def _swap_view(session: Session, snapshot: HostSnapshot) -> tuple[HostSnapshot, list[str], bool]:

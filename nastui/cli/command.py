@@ -8,7 +8,6 @@ A command is a module with `add_arguments(parser, common)` and `run(args, out)`;
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import os
 from collections.abc import Mapping
@@ -45,7 +44,7 @@ def poll_once(args: argparse.Namespace) -> tuple[Session, HostSnapshot]:
     """The session the global options describe and one assessed snapshot of it (see
     `open_for`)."""
     session = open_for(args)
-    return session, asyncio.run(session.poll())
+    return session, session.poll_now()
 
 
 def use_color(args: argparse.Namespace, stream: TextIO) -> bool:

@@ -11,7 +11,6 @@ serials). Nothing is ever collected from the hardware here: a TAB must not run s
 
 from __future__ import annotations
 
-import asyncio
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -80,7 +79,7 @@ def _demo(options: Typed, env: Mapping[str, str]) -> HostSnapshot | None:
         session = open_session(source, {k: v for k, v in env.items() if k != ENV})
     except (ConfigError, UnknownScenario):
         return None
-    return asyncio.run(session.poll())
+    return session.poll_now()
 
 
 def _latest(env: Mapping[str, str]) -> HostSnapshot | None:

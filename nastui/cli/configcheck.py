@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import sys
 from collections.abc import Mapping
@@ -114,7 +113,7 @@ def unmatched_bindings(source: Source, path: Path, env: Mapping[str, str]) -> tu
         session = open_session(here, env)
     except (ConfigError, UnknownScenario):
         return "", []
-    snapshot = asyncio.run(session.poll())
+    snapshot = session.poll_now()
     missing = [
         f"bay {slot.bay} ({slot.wanted or 'unknown'})"
         for slot in snapshot.slots

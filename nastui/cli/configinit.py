@@ -8,7 +8,6 @@ standard output.
 
 from __future__ import annotations
 
-import asyncio
 import os
 import re
 import sys
@@ -166,7 +165,7 @@ def render(session: Session, demo: bool, root: Path | None) -> str | None:
     example = example_text()
     if example is None or undocumented(example):
         return None
-    snapshot = asyncio.run(session.poll())
+    snapshot = session.poll_now()
     chips = [] if demo else _chips(root or Path("/"))
     return "\n".join(detected_block(snapshot, chips, session.clock.now())) + example
 

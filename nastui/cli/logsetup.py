@@ -17,8 +17,6 @@ import logging
 from collections.abc import Mapping
 from typing import TextIO
 
-from nastui.core.redact import RedactingFilter
-
 # syslog priorities by logging level (sd-daemon(3)'s "<N>" prefixes)
 _PRIORITY = {
     logging.DEBUG: 7,
@@ -60,6 +58,8 @@ def configure(level: int | None, stream: TextIO, env: Mapping[str, str]) -> logg
     """Install the stderr handler at `level` (nothing for None); returns it."""
     if level is None:
         return None
+    from nastui.core.redact import RedactingFilter  # its patterns, only when something logs
+
     handler = logging.StreamHandler(stream)
     handler.setFormatter(LineFormatter(journal=bool(env.get("JOURNAL_STREAM"))))
     handler.addFilter(RedactingFilter())  # apprise logs its URLs, tokens and all

@@ -9,13 +9,12 @@ check of it must say so.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
 from typing import Any
 
 from nastui.core.fleetview import UNREACHABLE, fleet_alert_list, ups_state, ups_text, with_alerts
 from nastui.model import Acknowledgement, FleetHost, HostSnapshot
-from nastui.session import Session
+from nastui.session import Session, run_async
 
 
 def read_upses(session: Session) -> tuple[FleetHost, ...]:
@@ -26,7 +25,7 @@ def read_upses(session: Session) -> tuple[FleetHost, ...]:
     from nastui.collectors.nut import NutFleet  # only with a UPS to read
 
     fleet = NutFleet(upses, session.clock, limits=session.config.thresholds)
-    return asyncio.run(fleet.poll())
+    return run_async(fleet.poll())
 
 
 def with_ups_alerts(

@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-from nastui.model import FleetHost, HostSnapshot
-
 if TYPE_CHECKING:  # the features' code is loaded when a feature is used, not for the seam
+    from nastui.model import FleetHost, HostSnapshot
     from nastui.selftest.logic.tester import Tester
     from nastui.swap.logic.hands import SwapHands
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Iterator, Mapping
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from nastui.core.ack import apply_alert_acks
 from nastui.core.capacity import capacity
@@ -36,7 +36,6 @@ from nastui.model import (
     Acknowledgement,
     Alert,
     Drive,
-    FleetHost,
     Health,
     HostSnapshot,
     Pool,
@@ -51,6 +50,9 @@ from nastui.model import (
     Verdict,
     worst,
 )
+
+if TYPE_CHECKING:  # a fleet host is assessed only where a fleet is polled
+    from nastui.model import FleetHost
 
 _POOL_STATE_HEALTH = {
     PoolState.ONLINE: Health.OK,

@@ -10,8 +10,12 @@ that holds a point in time (durations, rates and counts stay as they are).
 from __future__ import annotations
 
 import dataclasses
+from typing import TYPE_CHECKING
 
-from nastui.model import Drive, FleetHost, HostSnapshot, Pool, ScanProgress
+from nastui.model import Drive, HostSnapshot, Pool, ScanProgress
+
+if TYPE_CHECKING:  # the fleet's model, loaded where a fleet is polled
+    from nastui.model import FleetHost
 
 
 def _at(value: float | None, dt: float) -> float | None:

@@ -38,21 +38,32 @@ def members(pool: PoolPlan) -> tuple[int, ...]:
 def scanning(plan: Plan, index: int, t: float) -> PoolPlan | None:
     """The pool whose scrub or resilver is reading this drive at `t`, if any."""
     for pool in plan.pools:
-        if pool.scan is not None and pool.scan.running(t) and index in members(pool):
+        if _scans(pool, t) and index in members(pool):
             return pool
     return None
 
 
+def _scans(pool: PoolPlan, t: float) -> bool:
+    return pool.scan is not None and pool.scan.running(t)
+
+
 def any_scan(plan: Plan, t: float) -> bool:
     """True while any pool scrubs or resilvers."""
-    return any(p.scan is not None and p.scan.running(t) for p in plan.pools)
+    return any(_scans(p, t) for p in plan.pools)
 
 
-def heat_at(plan: Plan, index: int, t: float) -> float:
-    """The drive's heat factor at `t` (see `nastui.sim.thermal`)."""
-    if power_at(plan, index, t) is PowerState.STANDBY:
-        return HEAT_STANDBY
-    return HEAT_BUSY if scanning(plan, index, t) else HEAT_IDLE
+def heats_at(plan: Plan, t: float) -> tuple[float, ...]:
+    """Every drive's heat factor at `t` (see `nastui.sim.thermal`): spun down, read by a
+    scrub or resilver, or idle."""
+    busy = {i for pool in plan.pools if _scans(pool, t) for i in members(pool)}
+    return tuple(
+        HEAT_STANDBY
+        if asleep_since(plan, i, t) is not None
+        else HEAT_BUSY
+        if i in busy
+        else HEAT_IDLE
+        for i in range(len(plan.drives))
+    )
 
 
 def _rate(read: float, write: float, busy: float) -> IoRate:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 import string
-from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from nastui.config.presets import PRESETS
 from nastui.core.layout import build_chassis
@@ -47,8 +47,7 @@ USABLE = 0.965
 """Share of the data drives' capacity ZFS leaves usable (slop space and metadata)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Slot:
+class Slot(NamedTuple):
     """Where a new drive goes.
 
     Attributes:
@@ -336,7 +335,7 @@ def archive_box(rng: random.Random) -> Plan:
     )
     data_bytes = 80 * drives[0].profile.capacity_bytes
     pool = zfs_pool("archive", groups, data_bytes, rng, used=0.71, scrub_rate=9.0e9)
-    pool = replace(pool, spares=(100,))
+    pool = pool._replace(spares=(100,))
     fans = tuple(
         FanSpec(f"fan-{i + 1}", "drives", rng.randint(5300, 5500), 40.0, (8.5, 1.75 + 3.5 * i), 3.5)
         for i in range(4)

@@ -11,9 +11,9 @@ temperature inside the block is a closed form and the state at any time is a pur
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from typing import NamedTuple
 
-from nastui.sim.activity import asleep_since, heat_at
+from nastui.sim.activity import asleep_since, heats_at
 from nastui.sim.grid import (
     BLOCK_S,
     ORIGIN,
@@ -25,11 +25,19 @@ from nastui.sim.grid import (
     round_half_up,
 )
 from nastui.sim.plan import Plan
-from nastui.sim.thermal import TAU_S, airflow_shares, ambient_at, equilibrium, flow, relax
+from nastui.sim.thermal import (
+    TAU_S,
+    airflow_shares,
+    ambient_at,
+    equilibrium,
+    flow,
+    kept,
+    relax,
+    relax_by,
+)
 
 
-@dataclass(frozen=True, slots=True)
-class Defects:
+class Defects(NamedTuple):
     """A drive's growing defect counters (all 0 for a healthy drive)."""
 
     pending: int = 0
@@ -43,8 +51,7 @@ FAILING_START = Defects(pending=2, realloc=12, realloc_events=3, offline_unc=2, 
 """Where the failing drive's counters stand when the simulation begins (six hours before t0)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Reading:
+class Reading(NamedTuple):
     """One temperature sample and the SMART read that went with it.
 
     Attributes:
@@ -60,8 +67,7 @@ class Reading:
     smart_celsius: float
 
 
-@dataclass(frozen=True, slots=True)
-class SimState:
+class SimState(NamedTuple):
     """The simulation at the start of one block.
 
     Attributes:
@@ -93,6 +99,8 @@ class Engine:
         self._scenario = scenario
         self._shares = tuple(airflow_shares(d.cell, plan.fans) for d in plan.drives)
         self._tau = tuple(TAU_S[d.profile.drive_class] for d in plan.drives)
+        self._kept = tuple(kept(BLOCK_S, tau) for tau in self._tau)  # over one block
+        self._airs: dict[tuple[bool, ...], tuple[float, ...]] = {}
         self._noise: dict[int, tuple[float, ...]] = {}
         self._first = self._initial()
         self._state = self._first
@@ -155,12 +163,22 @@ class Engine:
         return self._noise[tick]
 
     def _targets(self, t: float) -> tuple[float, ...]:
-        alive = self.fan_alive(t)
         room = self.ambient(t)
         return tuple(
-            equilibrium(room, d.rise, heat_at(self.plan, i, t), flow(self._shares[i], alive))
-            for i, d in enumerate(self.plan.drives)
+            equilibrium(room, d.rise, heat, air)
+            for d, heat, air in zip(
+                self.plan.drives, heats_at(self.plan, t), self._air(t), strict=True
+            )
         )
+
+    def _air(self, t: float) -> tuple[float, ...]:
+        """Each drive's share of its cooling air arriving at `t` (worked out once per set of
+        running fans: it changes only when a fan dies)."""
+        alive = self.fan_alive(t)
+        air = self._airs.get(alive)
+        if air is None:
+            air = self._airs[alive] = tuple(flow(shares, alive) for shares in self._shares)
+        return air
 
     def _initial(self) -> SimState:
         targets = self._targets(ORIGIN)
@@ -173,8 +191,8 @@ class Engine:
     def _step(self, state: SimState) -> SimState:
         end = state.start + BLOCK_S
         temps = tuple(
-            relax(temp, target, BLOCK_S, tau)
-            for temp, target, tau in zip(state.temps, state.targets, self._tau, strict=True)
+            relax_by(temp, target, left)
+            for temp, target, left in zip(state.temps, state.targets, self._kept, strict=True)
         )
         return SimState(
             state.block + 1,
@@ -205,8 +223,7 @@ class Engine:
         old = state.defects[index]
         roll = [rng.random() for _ in range(4)]
         realloc = rng.randint(1, 8) if roll[1] < 0.06 else 0
-        new = replace(
-            old,
+        new = old._replace(
             pending=old.pending + (rng.randint(1, 2) if roll[0] < 0.2 else 0),
             realloc=old.realloc + realloc,
             realloc_events=old.realloc_events + (1 if realloc else 0),

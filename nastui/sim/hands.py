@@ -7,18 +7,16 @@ Light on purpose: every demo snapshot reads them, while what they do to the box
 
 from __future__ import annotations
 
-import dataclasses
 import json
-from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from nastui.safeio import STATE_LIMIT, read_text_bounded
 
 HANDS_FILE = "hands.json"
 
 
-@dataclass(frozen=True, slots=True)
-class Hand:
+class Hand(NamedTuple):
     """One thing done to the simulated box.
 
     Attributes:
@@ -41,8 +39,7 @@ class Hand:
     like: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class Hands:
+class Hands(NamedTuple):
     """Everything done so far, and how far the demo clock was moved on."""
 
     done: tuple[Hand, ...] = ()
@@ -50,7 +47,7 @@ class Hands:
 
     def plus(self, hand: Hand) -> Hands:
         """With one more action."""
-        return dataclasses.replace(self, done=(*self.done, hand))
+        return self._replace(done=(*self.done, hand))
 
 
 def load_hands(directory: Path) -> Hands:
@@ -64,7 +61,7 @@ def load_hands(directory: Path) -> Hands:
 
 def encode_hands(hands: Hands) -> str:
     """hands.json's text."""
-    rows = [dataclasses.asdict(h) for h in hands.done]
+    rows = [h._asdict() for h in hands.done]
     return json.dumps({"version": 1, "offset_s": hands.offset_s, "hands": rows}, indent=2)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from nastui.model import Pool, PoolKind, PoolState, ScanKind, ScanProgress, ScanState, Vdev
 from nastui.sim.engine import Defects
@@ -93,8 +93,7 @@ def _spares(plan: Plan, pool: PoolPlan, defects: tuple[Defects, ...]) -> tuple[V
     return (Vdev("spares", "spares", PoolState.AVAIL, children=leaves),)
 
 
-@dataclass(frozen=True, slots=True)
-class ScrubOverride:
+class ScrubOverride(NamedTuple):
     """A pool's scan as changed by scrub actions: started, paused, resumed or canceled.
 
     Attributes:
@@ -223,13 +222,13 @@ def scrub_action(
             return override, False, f"{pool.name}: a {noun} is already running"
         if paused and current is not None and current.paused_at is not None:
             spent = current.paused_for + t - current.paused_at
-            resumed = dataclasses.replace(current, paused_at=None, paused_for=spent)
+            resumed = current._replace(paused_at=None, paused_for=spent)
             return resumed, True, f"{pool.name}: {noun} resumed (simulated)"
         return ScrubOverride(_new_scan(pool, t)), True, f"{pool.name}: {noun} started (simulated)"
     if current is None or not (running or paused):
         return override, False, f"{pool.name}: there is no {noun} running"
     if action == "pause":
-        changed = current if paused else dataclasses.replace(current, paused_at=t)
+        changed = current if paused else current._replace(paused_at=t)
         return changed, True, f"{pool.name}: {noun} paused (simulated)"
-    stopped = dataclasses.replace(current, canceled_at=t)
+    stopped = current._replace(canceled_at=t)
     return stopped, True, f"{pool.name}: {noun} stopped (simulated)"

@@ -9,19 +9,18 @@ the vendor's real format, and the /dev/disk/by-id names udev would make from the
 from __future__ import annotations
 
 import json
+import pkgutil
 import random
 import string
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, fields
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import fields
 from functools import cache
-from importlib import resources
-from typing import Any
+from typing import Any, NamedTuple
 
 from nastui.model import DriveClass, DriveIdentity, SmartAttribute, Transport
 
 
-@dataclass(frozen=True, slots=True)
-class Provenance:
+class Provenance(NamedTuple):
     """Where a profile's data came from.
 
     Attributes:
@@ -41,8 +40,7 @@ class Provenance:
     supplies: str
 
 
-@dataclass(frozen=True, slots=True)
-class NvmeBaseline:
+class NvmeBaseline(NamedTuple):
     """The NVMe SMART / Health Information log as the source drive reported it."""
 
     critical_warning: int
@@ -58,8 +56,7 @@ class NvmeBaseline:
     power_cycles: int
 
 
-@dataclass(frozen=True, slots=True)
-class DriveProfile:
+class DriveProfile(NamedTuple):
     """One real drive model as a smartctl report describes it.
 
     Attributes:
@@ -111,23 +108,21 @@ class DriveProfile:
         return "_".join(self.model.split())
 
 
-def _fields(cls: type[Any], row: Mapping[str, Any], **given: Any) -> dict[str, Any]:
-    """The values in `row` named like fields of dataclass `cls`, overridden by `given`."""
-    names = {f.name for f in fields(cls)}
+def _fields(names: Collection[str], row: Mapping[str, Any], **given: Any) -> dict[str, Any]:
+    """The values in `row` under `names` (a record's fields), overridden by `given`."""
     return {**{k: v for k, v in row.items() if k in names}, **given}
 
 
 def _profile(key: str, row: Mapping[str, Any]) -> DriveProfile:
     nvme = row.get("nvme_health")
+    attribute = {f.name for f in fields(SmartAttribute)}
     return DriveProfile(
         **_fields(
-            DriveProfile,
+            DriveProfile._fields,
             row,
             key=key,
             transport=Transport(row["transport"]),
-            attributes=tuple(
-                SmartAttribute(**_fields(SmartAttribute, a)) for a in row["attributes"]
-            ),
+            attributes=tuple(SmartAttribute(**_fields(attribute, a)) for a in row["attributes"]),
             nvme=NvmeBaseline(**nvme) if nvme else None,
             provenance=tuple(Provenance(**p) for p in row["provenance"]),
         )
@@ -135,8 +130,17 @@ def _profile(key: str, row: Mapping[str, Any]) -> DriveProfile:
 
 
 def data_text() -> str:
-    """The text of drives.json, as shipped inside the package."""
-    return resources.files("nastui.sim").joinpath("data", "drives.json").read_text("utf-8")
+    """The text of drives.json, as shipped inside the package (read by the package's own
+    loader, from a directory or a zip: `importlib.resources` would cost the demo's start 4 ms
+    of imports for it).
+
+    Raises:
+        FileNotFoundError: the package was loaded by something that cannot read its data.
+    """
+    data = pkgutil.get_data("nastui.sim", "data/drives.json")
+    if data is None:
+        raise FileNotFoundError("nastui.sim: this install's loader cannot read data/drives.json")
+    return data.decode("utf-8")
 
 
 @cache

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 from nastui.model import ScanKind, SelfTest
 from nastui.sim.boxes import (
@@ -35,8 +35,7 @@ REPLACED_POSITION = 0
 """Which leaf of raidz3-0 is being replaced (the pool was created from sda..sdx, so sda)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Scenario:
+class Scenario(NamedTuple):
     """A named simulated situation.
 
     Attributes:
@@ -49,7 +48,7 @@ class Scenario:
     name: str
     description: str
     preset: str
-    build: Callable[[random.Random], Plan] = field(repr=False, compare=False)
+    build: Callable[[random.Random], Plan]
 
     def plan(self, seed: int) -> Plan:
         """The scenario resolved for `seed`."""
@@ -66,7 +65,7 @@ class UnknownScenario(ValueError):
 
 def _with_pool(plan: Plan, pool: PoolPlan) -> Plan:
     """`plan` with its pool of the same name swapped for `pool`."""
-    return replace(plan, pools=tuple(pool if p.name == pool.name else p for p in plan.pools))
+    return plan._replace(pools=tuple(pool if p.name == pool.name else p for p in plan.pools))
 
 
 def _run_scan(kind: ScanKind, total: int, rate: float, done: float, rng: random.Random) -> ScanPlan:
@@ -82,8 +81,7 @@ def scrubbing(rng: random.Random) -> Plan:
     total = pool.allocated_bytes or 0
     return _with_pool(
         plan,
-        replace(
-            pool,
+        pool._replace(
             last_scrub=finished_scrub(ScanKind.SCRUB, total, 1.1e9, 29, rng),
             scan=_run_scan(ScanKind.SCRUB, total, 1.1e9, 0.40, rng),
         ),
@@ -108,9 +106,9 @@ def resilvering(rng: random.Random) -> Plan:
         pool.name, 0, REPLACED_POSITION, old.by_id[0], str(rng.randrange(10**18, 10**19)), index
     )
     total = pool.allocated_bytes or 0
-    plan = replace(plan, drives=drives, bindings=serial_bindings(drives), replacement=swap)
+    plan = plan._replace(drives=drives, bindings=serial_bindings(drives), replacement=swap)
     return _with_pool(
-        plan, replace(pool, scan=_run_scan(ScanKind.RESILVER, total, 8.0e8, 0.88, rng))
+        plan, pool._replace(scan=_run_scan(ScanKind.RESILVER, total, 8.0e8, 0.88, rng))
     )
 
 
@@ -124,17 +122,17 @@ def failing_drive(rng: random.Random) -> Plan:
         "Extended offline", "Completed: read failure", False, drive.hours - 2, 90, lba
     )
     drives = tuple(
-        replace(d, self_tests=(failed, *d.self_tests)) if i == index else d
+        d._replace(self_tests=(failed, *d.self_tests)) if i == index else d
         for i, d in enumerate(plan.drives)
     )
     pool = plan.pools[0]
-    last = pool.last_scrub and replace(pool.last_scrub, repaired_bytes=1_572_864)
-    return _with_pool(replace(plan, drives=drives, failing=index), replace(pool, last_scrub=last))
+    last = pool.last_scrub and pool.last_scrub._replace(repaired_bytes=1_572_864)
+    return _with_pool(plan._replace(drives=drives, failing=index), pool._replace(last_scrub=last))
 
 
 def hot_bay(rng: random.Random) -> Plan:
     """Fan-wall fan 2 (behind the top middle bays) died 20 minutes before t0."""
-    return replace(nano_box(rng), dead_fan=DeadFan("fan-wall-2", SIM_EPOCH - 1200))
+    return nano_box(rng)._replace(dead_fan=DeadFan("fan-wall-2", SIM_EPOCH - 1200))
 
 
 def sleeping(rng: random.Random) -> Plan:
@@ -148,7 +146,7 @@ def sleeping(rng: random.Random) -> Plan:
         tuple(None if i == awake else d for i, d in enumerate(down)),
         tuple(wake_at if i == waking else None for i in range(count)),
     )
-    return replace(plan, sleep=sleep)
+    return plan._replace(sleep=sleep)
 
 
 _RV = "rv-4324"

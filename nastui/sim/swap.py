@@ -311,7 +311,7 @@ class SimSwap:
     def wait(self, seconds: float) -> None:
         """Move the demo's time on by `seconds` (`nastui --demo swap sim wait`), and keep it."""
         hands = self._box.hands
-        self._box.hands = dataclasses.replace(hands, offset_s=hands.offset_s + seconds)
+        self._box.hands = hands._replace(offset_s=hands.offset_s + seconds)
         self.save()
 
     def save(self) -> None:

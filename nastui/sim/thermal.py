@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from nastui.model import DriveClass, Fan, Sensor
 from nastui.sim.grid import DAY_S, round_half_up
@@ -38,8 +38,7 @@ _FLOW_EXPONENT = 0.55
 _AMBIENT_SWING = 0.8  # degrees either side of the mean over a day
 
 
-@dataclass(frozen=True, slots=True)
-class FanSpec:
+class FanSpec(NamedTuple):
     """A fan of the simulated box.
 
     Attributes:
@@ -60,8 +59,7 @@ class FanSpec:
     reach: float = 1.5
 
 
-@dataclass(frozen=True, slots=True)
-class SensorSpec:
+class SensorSpec(NamedTuple):
     """A non-drive temperature sensor.
 
     Attributes:
@@ -108,7 +106,17 @@ def equilibrium(ambient: float, rise: float, heat: float, air: float) -> float:
 
 def relax(temp: float, target: float, seconds: float, tau: float) -> float:
     """First-order approach of `temp` towards `target` after `seconds`."""
-    return target + (temp - target) * math.exp(-seconds / tau)
+    return relax_by(temp, target, kept(seconds, tau))
+
+
+def kept(seconds: float, tau: float) -> float:
+    """The share of a gap to the target still left after `seconds` (time constant `tau`)."""
+    return math.exp(-seconds / tau)
+
+
+def relax_by(temp: float, target: float, left: float) -> float:
+    """`relax` with the share of the gap left (`kept`) worked out already."""
+    return target + (temp - target) * left
 
 
 def ambient_at(mean: float, phase: float, t: float) -> float:

@@ -1,7 +1,8 @@
 """What `nastui status --demo` loads (issue 23 §3): what it shows and nothing more. No history
 database (the demo has none to estimate from), no configuration parser (nor a file to parse),
-no swap code without a swap file, no benchmark, no UPS reader without a `[[ups]]`, never
-Textual. Structural, not timed: each case runs the command in a fresh interpreter and reads
+no swap code without a swap file, no benchmark, no UPS reader (nor the fleet's view or
+model) without a `[[ups]]`, no log set-up (the secrets' patterns) without -v, never Textual.
+Structural, not timed: each case runs the command in a fresh interpreter and reads
 `sys.modules` as it exits.
 
 The swap case keeps the other side: with a swap file in the state directory, a fresh `status`
@@ -39,6 +40,10 @@ NOT_LOADED = (
     "nastui.model.bench",
     "nastui.swap",
     "nastui.collectors.nut",
+    "nastui.cli.statusups",
+    "nastui.core.fleetview",
+    "nastui.model.fleet",
+    "nastui.core.redact",
     "nastui.collectors.local",
     "textual",
     "rich",

@@ -65,9 +65,9 @@ def test_the_simulator_builds_tables_once_per_read() -> None:
     reading = Reading(35.0, 100.0, 50.0, 34.0)
     first = reads.tables(0, drive, reading, Defects())
     assert first == smart_tables(drive, reading, Defects())
-    later = dataclasses.replace(reading, celsius=36.0, measured_at=110.0)  # not a new SMART read
+    later = reading._replace(celsius=36.0, measured_at=110.0)  # not a new SMART read
     assert reads.tables(0, drive, later, Defects()) is first
     grown = reads.tables(0, drive, later, Defects(pending=1))
     assert grown is not first and grown == smart_tables(drive, later, Defects(pending=1))
-    reread = reads.tables(0, drive, dataclasses.replace(later, smart_at=60.0), Defects(pending=1))
+    reread = reads.tables(0, drive, later._replace(smart_at=60.0), Defects(pending=1))
     assert reread is not grown

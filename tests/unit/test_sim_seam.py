@@ -4,11 +4,14 @@ asks which one it is talking to."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from pathlib import Path
 
+import pytest
+
 from nastui.selftest.io.tester import SmartctlTester
-from nastui.session import Source, open_session
+from nastui.session import Source, open_session, run_async
 from nastui.sim.selftest import SimTester
 from nastui.sim.swap import SimSwap
 from nastui.swap.io.machine import MachineSwap
@@ -42,3 +45,25 @@ def test_the_machine_offers_its_own_under_its_root(tmp_path: Path) -> None:
     assert isinstance(session.backend.swap, MachineSwap)
     assert session.backend.swap.root == tmp_path
     assert isinstance(session.backend.tester, SmartctlTester)
+
+
+def test_poll_now_is_one_poll_run_to_its_end() -> None:
+    """A one-shot command's poll (`Session.poll_now`) gives what `poll` gives, published in the
+    store as the latest."""
+    source = Source(demo=True, scenario="failing-drive")
+    session, other = open_session(source, {}), open_session(source, {})
+    snapshot = session.poll_now()
+    assert snapshot == asyncio.run(other.poll())
+    assert session.store.latest(snapshot.host) == snapshot
+
+
+def test_run_async_hands_back_the_result_or_raises_what_main_raised() -> None:
+    async def answer() -> int:
+        return 42
+
+    async def fails() -> int:
+        raise ValueError("no answer")
+
+    assert run_async(answer()) == 42
+    with pytest.raises(ValueError, match="no answer"):
+        run_async(fails())
