@@ -11,7 +11,7 @@ from pathlib import Path
 
 from nastui.config.presets import PRESETS
 from nastui.model import BayBinding, ChassisLayout, CollectorsConfig, FanZone, Thresholds
-from nastui.selftest.logic.plan import SelftestPolicy
+from nastui.selftest.logic.policy import SelftestPolicy
 
 
 @dataclass(frozen=True, slots=True)

@@ -20,7 +20,7 @@ import re
 
 from nastui.config.keys import SELFTEST_KEYS
 from nastui.config.validate_base import Section
-from nastui.selftest.logic.plan import SelftestPolicy
+from nastui.selftest.logic.policy import SelftestPolicy
 
 _HOURS = re.compile(r"\s*(\d{1,2})\s*-\s*(\d{1,2})\s*")
 WORDS = {"daily": 1.0, "weekly": 7.0, "monthly": 31.0, "off": 0.0}

@@ -11,7 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from nastui.config import ConfigError, parse_config
-from nastui.selftest.logic.plan import Candidate, SelftestKind, SelftestPolicy, in_hours, plan
+from nastui.selftest.logic.plan import Candidate, SelftestKind, in_hours, plan
+from nastui.selftest.logic.policy import SelftestPolicy
 from tests.unit.test_selftest_plan import NOW, _assert_gaps, simulate
 
 DAY_S = 86400.0

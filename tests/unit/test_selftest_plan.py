@@ -13,10 +13,10 @@ from nastui.selftest.logic.plan import (
     DAY_S,
     Candidate,
     SelftestKind,
-    SelftestPolicy,
     in_hours,
     plan,
 )
+from nastui.selftest.logic.policy import SelftestPolicy
 
 NOW = 1_800_000_000.0
 HOUR_S = 3600.0

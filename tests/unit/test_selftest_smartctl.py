@@ -34,7 +34,8 @@ from nastui.selftest.io.tester import (
     start_argv,
 )
 from nastui.selftest.logic.book import DriveTests, Run, decode_book, encode_book
-from nastui.selftest.logic.plan import SelftestKind, SelftestPolicy
+from nastui.selftest.logic.plan import SelftestKind
+from nastui.selftest.logic.policy import SelftestPolicy
 from nastui.selftest.logic.text import (
     StartOutcome,
     json_progress,

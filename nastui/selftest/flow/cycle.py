@@ -18,7 +18,8 @@ from nastui.core.clock import due
 from nastui.core.drivepolicy import is_virtual
 from nastui.model import Alert, Drive, Health, HostSnapshot, Notice, NoticeKind, ScanState, Subject
 from nastui.selftest.logic.book import Book, DriveTests, Result, Run, finished, log_times
-from nastui.selftest.logic.plan import Candidate, Decision, SelftestKind, SelftestPolicy, plan
+from nastui.selftest.logic.plan import Candidate, Decision, SelftestKind, plan
+from nastui.selftest.logic.policy import SelftestPolicy
 from nastui.selftest.logic.tester import Tester
 from nastui.selftest.logic.text import Progress, StartAnswer, StartOutcome
 

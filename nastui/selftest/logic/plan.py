@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from nastui.model import PowerState
+from nastui.selftest.logic.policy import SelftestPolicy
 
 DAY_S = 86400.0
 DUE_SHARE = 0.75  # a test is started from 3/4 of its interval on: the last quarter is slack
@@ -37,30 +38,6 @@ class SelftestKind(StrEnum):
 
     SHORT = "short"
     LONG = "long"
-
-
-@dataclass(frozen=True, slots=True)
-class SelftestPolicy:
-    """The `[selftest]` section.
-
-    Attributes:
-        enabled: whether the daemon starts tests at all.
-        short_days: every drive gets a short test at least this often (0: never).
-        long_days: every drive gets a long (extended) test at least this often (0: never).
-        max_at_once: tests running on the box at one time, at most.
-        skip_models: model globs ("ST8000DM*") whose drives are never tested by the daemon.
-        skip_bays: bay numbers whose drives are never tested by the daemon.
-        hours: (first, end) hours of the local day tests may start in, end excluded;
-            (22, 6) wraps past midnight; None: any hour.
-    """
-
-    enabled: bool = True
-    short_days: float = 7.0
-    long_days: float = 31.0
-    max_at_once: int = 4
-    skip_models: tuple[str, ...] = ()
-    skip_bays: tuple[int, ...] = ()
-    hours: tuple[int, int] | None = None
 
 
 def in_hours(hour: int, window: tuple[int, int] | None) -> bool:
