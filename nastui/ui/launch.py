@@ -18,7 +18,7 @@ from functools import partial
 from nastui import exits
 from nastui.core.glyphs import choose_ascii
 from nastui.model import HostSnapshot
-from nastui.session import Session, Source, history_for, open_or_exit
+from nastui.session import Session, Source, history_for, open_or_exit, run_async
 
 COLOR_SYSTEMS = {"16": "standard", "256": "256", "truecolor": "truecolor"}
 FIRST_POLL_WAIT_S = 1.0
@@ -43,7 +43,7 @@ def _first_snapshot(session: Session) -> HostSnapshot | None:
         except TimeoutError:
             return None
 
-    return asyncio.run(bounded())
+    return run_async(bounded())
 
 
 def run_ui(args: argparse.Namespace) -> int:
