@@ -144,6 +144,7 @@ MATRIX_OPTIONAL ?= 3.14
 # scenarios stay with the whole suite.
 MATRIX_TESTS    ?= tests/ui/test_start_eager.py tests/ui/test_pilot.py tests/ui/test_launch.py \
                    tests/ui/test_quietinput.py tests/ui/test_fleet_alerts_pilot.py \
+                   tests/ui/test_first_frame.py tests/ui/test_history_load.py \
                    tests/cli/test_cli.py tests/integration/test_terminal.py
 MATRIX_PYTEST   ?= -q -n 2 -p no:cacheprovider
 PYENV_ROOT      ?= $(HOME)/.pyenv
