@@ -103,16 +103,17 @@ def record_day(
     """
     clock = FakeClock(end - span_s)
     backend = SimBackend(scenario, seed=seed, clock=clock, host=host)
-    first = backend.snapshot()
-    step = step_for(first)
-    scans = _scan_snapshots(first, seed, scenario)
-    rows = sum(history.record(shift_snapshot(s, offset)) for s in scans)
-    snapshot = first
+    snapshot = backend.snapshot()
+    step = step_for(snapshot)
+    rows = sum(
+        history.record(shift_snapshot(s, offset)) for s in _scan_snapshots(snapshot, seed, scenario)
+    )
     while True:
         rows += history.record(shift_snapshot(snapshot, offset))
         if clock.now() + step >= end:
             return rows
         clock.advance(step)
+        del snapshot  # one snapshot at a time: the next is made without the last beside it
         snapshot = backend.snapshot()
 
 
