@@ -103,7 +103,7 @@ def record(opened: Callable[[], Session]) -> tuple[Session, Recording]:
         recorder = Recorder(root, inner=standin.current())
         previous = standin.use(recorder)
         try:
-            snapshot = asyncio.run(session.poll())
+            snapshot = session.poll_now()
         finally:
             standin.use(previous)
     footprint = seen.under(root)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import pkgutil
 from collections.abc import Callable
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -26,6 +25,7 @@ from textual.worker import Worker, WorkerState
 
 from nastui.core.glyphs import Glyphs, glyphs_for
 from nastui.model import FleetHost, HostSnapshot, LedState, Thresholds
+from nastui.safeio import package_text
 from nastui.session import Session, attach_history
 from nastui.ui.asciiwire import ascii_driver
 from nastui.ui.quietinput import QuietLinuxDriver
@@ -53,15 +53,6 @@ def _screen(module: str, name: str) -> Callable[[], Screen[Any]]:
         return screen()
 
     return make
-
-
-def _stylesheet() -> str:
-    """app.tcss, read through the package's loader, not from a path: the zipapp (`make dist`)
-    runs from its archive. (`pkgutil`, not `importlib.resources`: a tenth of its import.)"""
-    data = pkgutil.get_data("nastui.ui", "app.tcss")
-    if data is None:  # a loader that cannot read data files: none of Python's own
-        raise FileNotFoundError("nastui/ui/app.tcss: the package's loader cannot read it")
-    return data.decode("utf-8")
 
 
 class AsciiScrollBar(ScrollBarRender):
@@ -98,7 +89,8 @@ class FleetReady(Message):
 class NastuiApp(App[int]):
     """nastui's full-screen interface."""
 
-    CSS = _stylesheet()
+    # Through the package's loader, not a path: the zipapp (`make dist`) runs from its archive.
+    CSS = package_text("nastui.ui", "app.tcss")
     TITLE = "nastui"
     MODES: ClassVar[dict[str, str | Callable[[], Screen[Any]]]] = {
         "dashboard": DashboardScreen,

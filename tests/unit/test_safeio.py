@@ -206,3 +206,12 @@ def test_state_files_are_read_only_if_regular_and_bounded(tmp_path: Path) -> Non
     big.write_bytes(b" " * 101)
     with pytest.raises(StateError, match="larger than 100 bytes"):
         read_or_empty(big, limit=100)
+
+
+def test_package_text_reads_what_the_package_ships() -> None:
+    from nastui.safeio import package_text
+
+    assert "Screen" in package_text("nastui.ui", "app.tcss")
+    assert package_text("nastui.sim", "data/drives.json").lstrip().startswith("{")
+    with pytest.raises(FileNotFoundError):
+        package_text("nastui.ui", "no-such.tcss")
