@@ -26,7 +26,6 @@ from nastui import exits
 from nastui.collectors.base import Backend, FleetSource
 from nastui.config import AlertsConfig, Config, ConfigError, find_config_path, load_config
 from nastui.control import acks as ack_file
-from nastui.control.locate import Locator
 from nastui.control.statefile import StateError
 from nastui.core.clock import Clock, SystemClock
 from nastui.core.statefiles import BACKUP_SUFFIX, SWAP_FILE, demo_state_dir, state_dir
@@ -39,6 +38,7 @@ from nastui.model import UNASSESSED, Acknowledgement, HostSnapshot
 # `nastui status --demo` and the interface's first frame load only what they show.
 if TYPE_CHECKING:
     from nastui.collectors.replay import Tree
+    from nastui.control.locate import Locator
     from nastui.history.db import History
     from nastui.sim.backend import SimBackend
 

@@ -11,7 +11,8 @@ import pytest
 
 from nastui import exits
 from nastui.collectors import runner
-from nastui.config import Config, FanConfig, FanDriver, load_config
+from nastui.config import Config, load_config
+from nastui.config.fancontrol import FanConfig, FanDriver
 from nastui.control.locate import NoLocator
 from nastui.daemonlog import Log
 from nastui.fans.flow.fand import FandOptions, run_fand, serve

@@ -11,7 +11,8 @@ import pytest
 from nastui.collectors import hwmon_fans, runner
 from nastui.collectors.fans import FanCollector, FanReport
 from nastui.collectors.local import LocalBackend
-from nastui.config import Config, FanConfig, FanDriver
+from nastui.config import Config
+from nastui.config.fancontrol import FanConfig, FanDriver
 from nastui.core.clock import Clock
 from nastui.model import CollectorError, Fan, HostSnapshot, Sensor
 from nastui.selftest.io.tester import SmartctlTester
