@@ -106,7 +106,9 @@ def daemon(
     clock = FakeClock()
     backend = PlantBackend(Plant(PlantSpec(noise_c=0.5), start_c=45.0, seed=1), clock)
     fan = fan or PlantFan()
-    session = Session(config or Config(zones=(zone,), fans=(FAN,)), backend, clock, NoLocator(""))
+    session = Session(
+        config or Config(zones=(zone,), fans=(FAN,)), backend, clock, lambda: NoLocator("")
+    )
     log = Log(io.StringIO())
     rig = [RiggedFan(FAN, fan)]
     d = FanDaemon(

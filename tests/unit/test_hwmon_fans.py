@@ -174,8 +174,8 @@ async def test_the_local_backend_reports_fans_and_cpu(
         cfg,
         root=tmp_path,
         clock=clock,
-        swap=MachineSwap(tmp_path, runner.run),
-        tester=SmartctlTester(runner.run),
+        swap=lambda: MachineSwap(tmp_path, runner.run),
+        tester=lambda: SmartctlTester(runner.run),
     )
     snapshot = await backend.collect()
     assert [f.name for f in snapshot.fans] == ["front"]
