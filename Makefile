@@ -145,7 +145,9 @@ MATRIX_OPTIONAL ?= 3.14
 MATRIX_TESTS    ?= tests/ui/test_start_eager.py tests/ui/test_pilot.py tests/ui/test_launch.py \
                    tests/ui/test_quietinput.py tests/ui/test_fleet_alerts_pilot.py \
                    tests/ui/test_first_frame.py tests/ui/test_history_load.py \
-                   tests/cli/test_cli.py tests/integration/test_terminal.py
+                   tests/ui/test_lazy_start.py tests/unit/test_entry_loading.py \
+                   tests/cli/test_parser_named.py tests/cli/test_cli.py \
+                   tests/integration/test_terminal.py
 MATRIX_PYTEST   ?= -q -n 2 -p no:cacheprovider
 PYENV_ROOT      ?= $(HOME)/.pyenv
 # Extras whose dependencies declare a Python ceiling: "extra:first-unsupported-minor".
