@@ -16,16 +16,22 @@ For every process but nastui's own and its tools (fio, dd, the write-sync-close 
 A block device opened or mapped is a use of that device (a mapping: of its mapped bytes); a
 file or directory is a use of that file. Processes that cannot be looked at (another user's,
 without root) are named, so that the guard refuses rather than miss them.
+
+The watch runs this over every process every half second while a benchmark writes, so the
+scan spells /proc paths as strings and calls `os` directly (pathlib's objects were most of a
+look's time), and builds a `Use` only for the nodes the caller wants (`wanted`): the stat of
+every descriptor, directory and mapping stays (see `process_uses`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
+import errno
 import os
 import platform
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -51,9 +57,9 @@ def node_of(st: os.stat_result) -> Node | None:
     return None
 
 
-def _names(directory: Path) -> list[str]:
+def _names(directory: Path | str) -> list[str]:
     try:
-        return [p.name for p in directory.iterdir()]
+        return os.listdir(directory)  # noqa: PTH208 (strings: see the module docstring)
     except OSError:
         return []
 
@@ -99,7 +105,7 @@ def ours(proc: Path, pid: int, pids: list[str]) -> frozenset[int]:
     ids: dict[int, tuple[int, int]] = {}
     for other in pids:
         try:
-            found = parse_stat_ids(read_text_bounded(proc / other / "stat", 4096))
+            found = parse_stat_ids(read_text_bounded(f"{proc}/{other}/stat", 4096))
         except OSError:
             continue
         if found is not None:
@@ -169,64 +175,117 @@ class ProcessUses:
     unseen: list[str] = field(default_factory=list)
 
 
+Wanted = Callable[[Node], bool]
+
+
+def everything(node: Node) -> bool:
+    """Every use is wanted (the whole picture)."""
+    return True
+
+
+class _Label:
+    """ "pid 4242 (comm)", or "pid 4242 (comm) in its thread 4250": /proc/PID/comm is read
+    only when a use is recorded (most processes use nothing a verdict can look at)."""
+
+    __slots__ = ("_comm", "base", "pid", "tid")
+
+    def __init__(self, base: str, pid: int, tid: int | None = None) -> None:
+        self.base, self.pid, self.tid = base, pid, tid
+        self._comm: list[str] = []  # shared by a process's threads: read once
+
+    def thread(self, tid: int) -> _Label:
+        """The label of the process's task `tid` (the process's own when `tid` is its pid)."""
+        if tid == self.pid:
+            return self
+        other = _Label(self.base, self.pid, tid)
+        other._comm = self._comm
+        return other
+
+    def __str__(self) -> str:
+        if not self._comm:
+            try:
+                comm = read_text_bounded(f"{self.base}/comm", 4096).strip()
+            except OSError:
+                comm = ""  # gone meanwhile
+            self._comm.append(comm or "?")
+        label = f"pid {self.pid} ({self._comm[0]})"
+        return label if self.tid is None else f"{label} in its thread {self.tid}"
+
+
 @dataclass(slots=True)
 class _Scan:
-    """One pass over /proc."""
+    """One pass over /proc, keeping the uses of nodes `wanted` says matter (a use of anything
+    else is not built, named or labelled: the stat that tells what it is stays)."""
 
-    proc: Path
+    proc: str
     kcmp: _Kcmp
+    wanted: Wanted = everything
     out: ProcessUses = field(default_factory=ProcessUses)
     mapped: dict[tuple[str, int], Node | None] = field(default_factory=dict)
     nodes: dict[tuple[str, int], str] | None = None
 
-    def add(
-        self, node: Node | None, key: str, what: str, name: str, span: Span | None = None
-    ) -> None:
+    def add(self, node: Node, key: str, what: str, name: str, span: Span | None = None) -> None:
         """A use of `node`; `name` names a file for messages ("/proc/..." links are read)."""
-        if node is None:
-            return
         self.out.uses.append(Use(span or Span(node), key, what))
         if isinstance(node, File) and node not in self.out.names:
             if name.startswith(f"{self.proc}/"):
-                name = _link(Path(name))
+                name = _link(name)
             if name:
                 self.out.names[node] = name.removesuffix(" (deleted)")
 
-    def entries(self, directory: Path) -> Iterator[tuple[str, os.stat_result]]:
-        """Each entry of a /proc fd directory and what it leads to (sockets, pipes left out)."""
+    def entries(self, directory: str) -> Iterator[tuple[str, str, os.stat_result]]:
+        """Each entry of a /proc fd directory (its name and path) and what it leads to
+        (sockets and pipes left out).
+
+        A descriptor refused with EACCES or EPERM ends the directory: /proc decides access to
+        a task's descriptors for the task as a whole (`proc_fd_access_allowed`, one ptrace
+        check), so every later one would be refused as well (a sandbox's process 1 here: ~270
+        descriptors in each of 13 threads, 3,500 refused stats a look, half a look's time).
+        Any other error (ENOENT: closed meanwhile) skips that descriptor only.
+        """
         try:
             with os.scandir(directory) as found:
                 for entry in found:
-                    with contextlib.suppress(OSError):
+                    try:
                         st = entry.stat()
-                        if not stat.S_ISSOCK(st.st_mode) and not stat.S_ISFIFO(st.st_mode):
-                            yield entry.path, st
+                    except OSError as exc:
+                        if exc.errno in (errno.EACCES, errno.EPERM):
+                            return
+                        continue
+                    if not stat.S_ISSOCK(st.st_mode) and not stat.S_ISFIFO(st.st_mode):
+                        yield entry.name, entry.path, st
         except OSError:
             return
 
-    def task(self, pid: int, tid: int, label: str, fds: bool, dirs: bool) -> None:
-        base = self.proc / str(pid) / "task" / str(tid)
+    def task(self, pid: int, tid: int, label: _Label, fds: bool, dirs: bool) -> None:
+        base = f"{self.proc}/{pid}/task/{tid}"
+        key = f"pid {pid}"
         if fds:
-            for entry, st in self.entries(base / "fd"):
+            for name, path, st in self.entries(f"{base}/fd"):
                 node = node_of(st)
-                if isinstance(node, Block) and read_only(base / "fdinfo" / Path(entry).name):
-                    self.out.uses.append(
-                        Use(Span(node), f"pid {pid}", f"open read-only by {label}", brief=True)
-                    )
+                if node is None or not self.wanted(node):
+                    continue
+                if isinstance(node, Block) and read_only(f"{base}/fdinfo/{name}"):
+                    what = f"open read-only by {label}"
+                    self.out.uses.append(Use(Span(node), key, what, brief=True))
                 else:
-                    self.add(node, f"pid {pid}", f"open by {label}", entry)
+                    self.add(node, key, f"open by {label}", path)
         if dirs:
             for which, what in (("cwd", "the working directory"), ("root", "the root directory")):
-                with contextlib.suppress(OSError):
-                    st = (base / which).stat()
-                    self.add(node_of(st), f"pid {pid}", f"{what} of {label}", str(base / which))
+                try:
+                    node = node_of(os.stat(f"{base}/{which}"))  # noqa: PTH116
+                except OSError:
+                    continue
+                if node is not None and self.wanted(node):
+                    self.add(node, key, f"{what} of {label}", f"{base}/{which}")
 
     def mapping(self, pid: int, line: MapLine) -> Node | None:
         key = (line.dev, line.ino)
         if key not in self.mapped:
             node: Node | None = None
             try:
-                node = node_of((self.proc / str(pid) / "map_files" / line.addresses).stat())
+                where = f"{self.proc}/{pid}/map_files/{line.addresses}"
+                node = node_of(os.stat(where))  # noqa: PTH116
             except OSError:
                 if self.nodes is None:
                     self.nodes = device_nodes()
@@ -235,43 +294,40 @@ class _Scan:
             self.mapped[key] = node
         return self.mapped[key]
 
-    def maps(self, pid: int, label: str) -> None:
+    def maps(self, pid: int, label: _Label) -> None:
         try:
-            text = read_text_bounded(self.proc / str(pid) / "maps", MAPS_LIMIT)
+            text = read_text_bounded(f"{self.proc}/{pid}/maps", MAPS_LIMIT)
         except OSError:
             return
         files: set[Node] = set()
         for line in parse_maps(text):
             node = self.mapping(pid, line)
+            if node is None or not self.wanted(node):
+                continue
             if isinstance(node, Block):
                 span = Span(node, line.offset, line.offset + line.length)
                 self.add(node, f"pid {pid}", f"mapped by {label}", line.path, span)
-            elif node is not None and node not in files:  # a file: once, whatever its ranges
+            elif node not in files:  # a file: once, whatever its ranges
                 files.add(node)
                 self.add(node, f"pid {pid}", f"mapped by {label}", line.path)
 
     def process(self, pid: int) -> None:
-        base = self.proc / str(pid)
-        try:
-            comm = read_text_bounded(base / "comm", 4096).strip() or "?"
-        except OSError:
-            return  # gone
-        label = f"pid {pid} ({comm})"
+        base = f"{self.proc}/{pid}"
+        label = _Label(base, pid)
         tasks = sorted(
-            (int(t) for t in _names(base / "task") if t.isdigit()), key=lambda t: t != pid
+            (int(t) for t in _names(f"{base}/task") if t.isdigit()), key=lambda t: t != pid
         )
-        if not os.access(base / "fd", os.R_OK) and base.exists():
-            self.out.unseen.append(label)
+        if not os.access(f"{base}/fd", os.R_OK) and Path(base).exists():
+            self.out.unseen.append(str(label))
             return
         files = set(_distinct(tasks, KCMP_FILES, self.kcmp))
         dirs = set(_distinct(tasks, KCMP_FS, self.kcmp))
         for tid in tasks:
-            who = label if tid == pid else f"{label} in its thread {tid}"
-            self.task(pid, tid, who, tid in files, tid in dirs)
+            self.task(pid, tid, label.thread(tid), tid in files, tid in dirs)
         self.maps(pid, label)
 
 
-def read_only(fdinfo: Path) -> bool:
+def read_only(fdinfo: Path | str) -> bool:
     """Whether a descriptor was opened read-only, from /proc/PID/fdinfo/N.
 
     # Sample: flags:\t0100000
@@ -289,18 +345,29 @@ def read_only(fdinfo: Path) -> bool:
     return False
 
 
-def _link(path: Path) -> str:
+def _link(path: str) -> str:
     try:
-        return str(path.readlink())
+        return os.readlink(path)  # noqa: PTH115
     except OSError:
         return ""
 
 
-def process_uses(proc: Path = Path("/proc"), own: int | None = None) -> ProcessUses:
-    """Every process's uses, but those of `own` (default: this process) and its children."""
+def process_uses(
+    proc: Path = Path("/proc"), own: int | None = None, wanted: Wanted = everything
+) -> ProcessUses:
+    """Every process's uses of the nodes `wanted` keeps (default: all of them), but those of
+    `own` (default: this process) and its children.
+
+    Every descriptor is looked at on every call, however many calls before saw the same
+    descriptor numbers: a number closed and opened again on another file leaves the listing
+    of /proc/PID/fd as it was, and /proc shows nothing (no generation, no time) that tells the
+    two apart; nor can a process be skipped because it has not run since (its descriptor
+    table may be shared with another process, CLONE_FILES, and io_uring workers open files
+    for it). Only what is built from each stat is cut down, by `wanted`.
+    """
     pids = [p for p in _names(proc) if p.isdigit()]
     skip = ours(proc, os.getpid() if own is None else own, pids)
-    scan = _Scan(proc, _Kcmp())
+    scan = _Scan(str(proc), _Kcmp(), wanted)
     for pid in pids:
         if int(pid) not in skip:
             scan.process(int(pid))

@@ -5,15 +5,24 @@ tests/integration/test_guard_stacks.py and test_guard_attacks.py."""
 
 from __future__ import annotations
 
+import errno
 import os
 import struct
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from nastui.collectors.blockstack import inspect, is_real_root, normal_root, read_stack
 from nastui.collectors.labels import find_labels, zfs_label_offsets
-from nastui.collectors.procuse import MapLine, devno, parse_maps, parse_stat_ids, read_only
+from nastui.collectors.procuse import (
+    MapLine,
+    devno,
+    parse_maps,
+    parse_stat_ids,
+    process_uses,
+    read_only,
+)
 from nastui.core.footprint import Block, File, Link, Span
 
 KIB, MIB = 1024, 1 << 20
@@ -211,3 +220,94 @@ def test_on_the_machine_an_unreadable_mount_table_is_a_reason_to_refuse(
     said = f"{mountinfo} cannot be read: what is mounted is unknown"
     assert (said in inspect(root, "7:5", real=True).conflicts) == (table != "readable")
     assert said not in inspect(root, "7:5", real=False).conflicts  # a fake tree: as before
+
+
+def fake_process(
+    proc: Path, pid: int, fds: dict[str, Path], cwd: Path, tids: tuple[int, ...] = ()
+) -> None:
+    """/proc/PID of a process (and its threads `tids`, sharing nothing kcmp can tell) whose
+    descriptors `fds` lead to those files, working in `cwd`."""
+    base = proc / str(pid)
+    (base / "fd").mkdir(parents=True)
+    (base / "comm").write_text("fake\n")
+    (base / "stat").write_text(f"{pid} (fake) S 1 {pid} {pid} 0 -1\n")
+    (base / "maps").write_text("")
+    for tid in (pid, *tids):
+        task = base / "task" / str(tid)
+        (task / "fd").mkdir(parents=True)
+        for number, target in fds.items():
+            (task / "fd" / number).symlink_to(target)
+        (task / "cwd").symlink_to(cwd)
+        (task / "root").symlink_to("/")
+
+
+class RefusedEntry:
+    """A /proc fd entry whose stat fails with `error` (EACCES: the task refuses us)."""
+
+    def __init__(self, entry: os.DirEntry[str], error: int, stats: list[str]) -> None:
+        self.entry, self.error, self.stats = entry, error, stats
+        self.name, self.path = entry.name, entry.path
+
+    def stat(self) -> os.stat_result:
+        self.stats.append(self.name)
+        raise OSError(self.error, os.strerror(self.error), self.path)
+
+
+def test_a_task_that_refuses_its_descriptors_costs_one_stat_and_a_closed_one_skips_only_itself(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """/proc refuses a task's descriptors for the whole task (one ptrace check): the first
+    EACCES ends that directory (a sandbox's process 1 had 3,500 refused stats a look); a
+    descriptor closed meanwhile (ENOENT) skips only itself."""
+    target = tmp_path / "t.img"
+    target.write_bytes(b"")
+    proc = tmp_path / "proc"
+    fake_process(proc, 4242, {str(n): target for n in range(10)}, tmp_path)
+    real_scandir, stats = os.scandir, list[str]()
+
+    class Entries:
+        def __init__(self, path: str, error: int, only: str | None) -> None:
+            self.found, self.error, self.only = real_scandir(path), error, only
+
+        def __enter__(self) -> Entries:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            self.found.close()
+
+        def __iter__(self) -> Iterator[object]:
+            for entry in self.found:
+                refused = self.only is None or entry.name == self.only
+                yield RefusedEntry(entry, self.error, stats) if refused else entry
+
+    def scandir_refusing(error: int, only: str | None) -> Callable[[str], Entries]:
+        return lambda path: Entries(path, error, only)
+
+    node = File(devno(target.stat().st_dev), target.stat().st_ino)
+    monkeypatch.setattr(os, "scandir", scandir_refusing(errno.EACCES, None))
+    assert not [u for u in process_uses(proc).uses if u.span.node == node]
+    assert len(stats) == 1
+    stats.clear()
+    monkeypatch.setattr(os, "scandir", scandir_refusing(errno.ENOENT, "3"))
+    found = [u for u in process_uses(proc).uses if u.span.node == node]
+    assert stats == ["3"] and len(found) == 9
+
+
+def test_only_the_wanted_uses_are_built_with_the_same_words(tmp_path: Path) -> None:
+    """`wanted` leaves out the uses a verdict cannot look at; those kept read as before, the
+    process's name read once (a thread's use says which thread)."""
+    target, other = tmp_path / "t.img", tmp_path / "other"
+    target.write_bytes(b"")
+    other.write_bytes(b"")
+    proc = tmp_path / "proc"
+    fake_process(proc, 4242, {"3": target, "4": other}, tmp_path, tids=(4250,))
+    node = File(devno(target.stat().st_dev), target.stat().st_ino)
+    everything = process_uses(proc)
+    some = process_uses(proc, wanted=lambda n: n == node)
+    assert [u for u in everything.uses if u.span.node == node] == some.uses
+    assert [u.what for u in some.uses] == [
+        "open by pid 4242 (fake)",
+        "open by pid 4242 (fake) in its thread 4250",
+    ]
+    assert some.names == {node: str(target)}
+    assert len(everything.uses) == 8  # two files, the working and the root directory, twice
