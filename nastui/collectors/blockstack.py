@@ -94,7 +94,7 @@ def is_real_root(root: Path) -> bool:
 
 def _names(directory: Path) -> list[str]:
     try:
-        return sorted(p.name for p in directory.iterdir())
+        return sorted(os.listdir(directory))  # noqa: PTH208 (no Path for each name)
     except OSError:
         return []
 
@@ -282,15 +282,18 @@ def every_mount(view: _View, own: str) -> Iterator[tuple[Mount, str]]:
     seen = set()
     with contextlib.suppress(OSError):
         seen.add(Path("/proc/self/ns/mnt").stat().st_ino)
-    for pid in _names(view.root / "proc"):
+    proc = view.root / "proc"
+    for pid in _names(proc):
+        if not pid.isdigit():
+            continue
         try:
-            namespace = (view.root / "proc" / pid / "ns/mnt").stat().st_ino
+            namespace = os.stat(f"{proc}/{pid}/ns/mnt").st_ino  # noqa: PTH116 (every process)
         except OSError:
             continue
-        if pid.isdigit() and namespace not in seen:
+        if namespace not in seen:
             seen.add(namespace)
             where = f" in the mount namespace of pid {pid}"
-            for mount in parse_mountinfo(read_table(view.root / "proc" / pid / "mountinfo")):
+            for mount in parse_mountinfo(read_table(proc / pid / "mountinfo")):
                 yield mount, where
 
 

@@ -129,29 +129,29 @@ class MapLine:
     path: str
 
 
+def _map_line(fields: list[str]) -> MapLine | None:
+    """A file mapping from a maps line split in at most 6 fields; None for anything else."""
+    if len(fields) < 5 or fields[4] == "0" or ":" in fields[0] or "-" not in fields[0]:
+        return None
+    try:
+        low, high = (int(x, 16) for x in fields[0].split("-", 1))
+        major, minor = (int(x, 16) for x in fields[3].split(":", 1))
+        return MapLine(
+            fields[0],
+            int(fields[2], 16),
+            high - low,
+            f"{major}:{minor}",
+            int(fields[4]),
+            fields[5].strip() if len(fields) > 5 else "",
+        )
+    except ValueError:
+        return None
+
+
 def parse_maps(text: str) -> list[MapLine]:
     """The file mappings of /proc/PID/maps (anonymous ones, inode 0, left out)."""
-    found = []
-    for line in text.splitlines():
-        fields = line.split(maxsplit=5)
-        if len(fields) < 5 or fields[4] == "0" or ":" in fields[0] or "-" not in fields[0]:
-            continue
-        try:
-            low, high = (int(x, 16) for x in fields[0].split("-", 1))
-            major, minor = (int(x, 16) for x in fields[3].split(":", 1))
-            found.append(
-                MapLine(
-                    fields[0],
-                    int(fields[2], 16),
-                    high - low,
-                    f"{major}:{minor}",
-                    int(fields[4]),
-                    fields[5].strip() if len(fields) > 5 else "",
-                )
-            )
-        except ValueError:
-            continue
-    return found
+    parsed = (_map_line(line.split(maxsplit=5)) for line in text.splitlines())
+    return [line for line in parsed if line is not None]
 
 
 def device_nodes(dev_dir: Path = Path("/dev")) -> dict[tuple[str, int], str]:
@@ -222,6 +222,7 @@ class _Scan:
     wanted: Wanted = everything
     out: ProcessUses = field(default_factory=ProcessUses)
     mapped: dict[tuple[str, int], Node | None] = field(default_factory=dict)
+    by_line: dict[tuple[str, str], Node | None] = field(default_factory=dict)  # None: unwanted
     nodes: dict[tuple[str, int], str] | None = None
 
     def add(self, node: Node, key: str, what: str, name: str, span: Span | None = None) -> None:
@@ -299,17 +300,33 @@ class _Scan:
             text = read_text_bounded(f"{self.proc}/{pid}/maps", MAPS_LIMIT)
         except OSError:
             return
+        done: set[tuple[str, str]] = set()  # files recorded, and what is not wanted
         files: set[Node] = set()
-        for line in parse_maps(text):
-            node = self.mapping(pid, line)
-            if node is None or not self.wanted(node):
+        for text_line in text.splitlines():  # a line is parsed only when it matters
+            fields = text_line.split(maxsplit=5)
+            if len(fields) < 5 or fields[4] == "0":
                 continue
-            if isinstance(node, Block):
-                span = Span(node, line.offset, line.offset + line.length)
-                self.add(node, f"pid {pid}", f"mapped by {label}", line.path, span)
-            elif node not in files:  # a file: once, whatever its ranges
+            raw = (fields[3], fields[4])
+            if raw in done:
+                continue
+            node = self.by_line.get(raw)
+            if raw not in self.by_line:
+                line = _map_line(fields)
+                if line is None:
+                    continue
+                node = self.mapping(pid, line)
+                node = self.by_line[raw] = node if node is not None and self.wanted(node) else None
+            if isinstance(node, Block):  # each range of a device counts by its bytes
+                line = _map_line(fields)
+                if line is not None:
+                    span = Span(node, line.offset, line.offset + line.length)
+                    self.add(node, f"pid {pid}", f"mapped by {label}", line.path, span)
+                continue
+            done.add(raw)  # a file: once, whatever its ranges
+            if node is not None and node not in files:
                 files.add(node)
-                self.add(node, f"pid {pid}", f"mapped by {label}", line.path)
+                path = fields[5].strip() if len(fields) > 5 else ""
+                self.add(node, f"pid {pid}", f"mapped by {label}", path)
 
     def process(self, pid: int) -> None:
         base = f"{self.proc}/{pid}"

@@ -180,10 +180,16 @@ def test_maps() -> None:
         "7f2c1a000000-7f2c1a021000 rw-s 00100000 00:06 417 /dev/loop3\n"
         "7ffd5a1e0000-7ffd5a201000 rw-p 00000000 00:00 0      [stack]\n"
         "garbage\n"
+        "7f2c1b000000-7f2c1b001000 rw-s 00000000 00:01 2050            /memfd:x (deleted)\n"
+        "7f2c1c000000-7f2c1c001000 r--s 00000000 08:10 12\n"
+        "00400000-00452000 r-xp 00000000 08:02 173521 /srv/my data/a b.img  \n"
     )
     assert parse_maps(text) == [
         MapLine("55d0c0a00000-55d0c0a02000", 0, 0x2000, "253:0", 1311, "/usr/bin/cat"),
         MapLine("7f2c1a000000-7f2c1a021000", 0x100000, 0x21000, "0:6", 417, "/dev/loop3"),
+        MapLine("7f2c1b000000-7f2c1b001000", 0, 0x1000, "0:1", 2050, "/memfd:x (deleted)"),
+        MapLine("7f2c1c000000-7f2c1c001000", 0, 0x1000, "8:16", 12, ""),
+        MapLine("00400000-00452000", 0, 0x52000, "8:2", 173521, "/srv/my data/a b.img"),
     ]
 
 
