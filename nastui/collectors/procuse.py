@@ -79,10 +79,22 @@ class _Kcmp:
 
 
 def _distinct(tasks: list[int], kind: int, kcmp: _Kcmp) -> list[int]:
-    """One task per distinct table (all of them when kcmp cannot tell)."""
+    """One task per distinct table; from the first time kcmp cannot tell (a process that
+    refuses us: a sandbox's process 1 with 13 threads cost 156 refused calls a look), every
+    task left is kept without asking again: keeping one only means looking at it."""
     kept: list[int] = []
+    asking = True
     for tid in tasks:
-        if not any(kcmp.same(rep, tid, kind) is True for rep in kept):
+        shared = False
+        for rep in kept if asking else []:
+            answer = kcmp.same(rep, tid, kind)
+            if answer is None:
+                asking = False
+                break
+            if answer:
+                shared = True
+                break
+        if not shared:
             kept.append(tid)
     return kept
 

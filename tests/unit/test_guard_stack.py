@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from nastui.collectors import procuse
 from nastui.collectors.blockstack import inspect, is_real_root, normal_root, read_stack
 from nastui.collectors.labels import find_labels, zfs_label_offsets
 from nastui.collectors.procuse import (
@@ -317,3 +318,25 @@ def test_only_the_wanted_uses_are_built_with_the_same_words(tmp_path: Path) -> N
     ]
     assert some.names == {node: str(target)}
     assert len(everything.uses) == 8  # two files, the working and the root directory, twice
+
+
+class FakeKcmp(procuse._Kcmp):
+    """kcmp that says tasks 1-3 share a table, 4-5 another, and cannot tell about `refused`."""
+
+    def __init__(self, refused: frozenset[int] = frozenset()) -> None:
+        self.refused, self.asked = refused, 0
+
+    def same(self, a: int, b: int, kind: int) -> bool | None:
+        self.asked += 1
+        if a in self.refused or b in self.refused:
+            return None
+        return (a <= 3) == (b <= 3)
+
+
+def test_tasks_sharing_a_table_are_looked_at_once_and_all_when_kcmp_cannot_tell() -> None:
+    assert procuse._distinct([1, 2, 3, 4, 5], procuse.KCMP_FILES, FakeKcmp()) == [1, 4]
+    refusing = FakeKcmp(frozenset({1}))
+    assert procuse._distinct([1, 2, 3, 4, 5], procuse.KCMP_FILES, refusing) == [1, 2, 3, 4, 5]
+    assert refusing.asked == 1  # not asked again once it could not tell
+    late = FakeKcmp(frozenset({4}))
+    assert procuse._distinct([1, 2, 3, 4, 5], procuse.KCMP_FILES, late) == [1, 4, 5]
