@@ -24,7 +24,8 @@ where a pipe (`<(smartctl -x /dev/sda)`) is a normal input: a FIFO is read, boun
 
 Writing goes the other way through here too: `write_atomic` is the one way nastui replaces a
 file of its own (state files, bench results, the configuration it edits, the demo's hands), so a
-reader never sees half a file; `write_existing` writes a control that must already exist.
+reader never sees half a file (with `new=True`, the one way it makes a file only if nothing has
+that name); `write_existing` writes a control that must already exist.
 
 `package_text` reads a data file nastui ships inside one of its packages (the interface's
 stylesheet, the simulator's drive profiles) through the package's own loader, so it reads the
@@ -189,6 +190,7 @@ def write_atomic(
     *,
     durable: bool = True,
     in_place: bool = False,
+    new: bool = False,
 ) -> None:
     """Replace `path` with `text` (UTF-8) in one step: written whole to a temporary file beside
     it (created exclusively, 0600), its `mode` (e.g. 0o644) set before the rename so a reader
@@ -196,9 +198,12 @@ def write_atomic(
     directory to the disk, so after a power cut it is the old file or the new one, never empty
     (False for files rewritten every few seconds anyway). `in_place`: where the directory lets
     no file be created (a configuration the user may edit in a directory only root may), write
-    `path` itself instead. The directory must exist.
+    `path` itself instead. `new`: never replace anything: `path` is made only if nothing has
+    that name, checked and made in one step (a hard link to the temporary file), so of two
+    writers racing for one name exactly one gets it. The directory must exist.
 
     Raises:
+        FileExistsError: `new`, and something already has the name (it is left as it was).
         OSError: the file cannot be written (the temporary file is removed).
     """
     import tempfile  # with `random`: loaded by what writes, not by every reader
@@ -209,24 +214,55 @@ def write_atomic(
     except PermissionError:
         if not in_place:
             raise
-        path.write_text(text, encoding="utf-8")
+        with path.open("x" if new else "w", encoding="utf-8") as handle:
+            handle.write(text)
         return
     temp = Path(name)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            if mode is not None:
-                os.fchmod(handle.fileno(), mode)
-            handle.write(text)
-            if durable:
-                handle.flush()
-                os.fsync(handle.fileno())
-        temp.replace(path)
+        _write_fd(fd, text, mode, durable=durable)
+        if new:
+            _link_new(temp, path, text, mode)
+            temp.unlink()
+        else:
+            temp.replace(path)
     except OSError:
         with contextlib.suppress(OSError):
             temp.unlink()
         raise
     if durable:
         _sync_dir(path.parent)
+
+
+def _link_new(temp: Path, path: Path, text: str, mode: int | None) -> None:
+    """`temp` also at `path`, which must not exist: a hard link (checked and made in one step);
+    where the file system has none (FAT, some FUSE mounts), `path` created exclusively and
+    written (a reader may then see it half written, never another writer's file replaced)."""
+    try:
+        os.link(temp, path)
+    except FileExistsError:
+        raise
+    except OSError as exc:
+        if exc.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.ENOSYS):
+            raise
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+        fd = os.open(path, flags, 0o600)
+        try:
+            _write_fd(fd, text, mode, durable=True)
+        except OSError:
+            path.unlink()  # made by this call, a moment ago: half of it is nobody's
+            raise
+
+
+def _write_fd(fd: int, text: str, mode: int | None, *, durable: bool) -> None:
+    """Write `text` to the new file `fd` (closed after), its `mode` set first; flushed to the
+    disk when `durable`."""
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        if mode is not None:
+            os.fchmod(handle.fileno(), mode)
+        handle.write(text)
+        if durable:
+            handle.flush()
+            os.fsync(handle.fileno())
 
 
 def _sync_dir(directory: Path) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import math
 import os
 import sys
@@ -26,7 +27,6 @@ from nastui import exits
 from nastui.collectors.base import Backend, FleetSource
 from nastui.config import AlertsConfig, Config, ConfigError, find_config_path, load_config
 from nastui.control import acks as ack_file
-from nastui.control.locate import Locator
 from nastui.control.statefile import StateError
 from nastui.core.clock import Clock, SystemClock
 from nastui.core.statefiles import BACKUP_SUFFIX, SWAP_FILE, demo_state_dir, state_dir
@@ -38,9 +38,13 @@ from nastui.model import UNASSESSED, Acknowledgement, HostSnapshot
 # capture bundle's reader, the history's database) is imported where that source is opened:
 # `nastui status --demo` and the interface's first frame load only what they show.
 if TYPE_CHECKING:
+    from nastui.collectors.confine import RunFn
     from nastui.collectors.replay import Tree
+    from nastui.control.locate import Locator
     from nastui.history.db import History
+    from nastui.selftest.logic.tester import Tester
     from nastui.sim.backend import SimBackend
+    from nastui.swap.logic.hands import SwapHands
 
 HISTORY_SEED_S = 86400.0
 SWAP_FLOW = "nastui.swap.flow.status"  # the swap as status and the interface show it
@@ -90,7 +94,7 @@ class Session:
     config: Config
     backend: Backend
     clock: Clock
-    locator: Locator
+    make_locator: Callable[[], Locator]  # `locator`, made when a LED is first switched
     store: SnapshotStore = field(default_factory=SnapshotStore)
     fleet: FleetSource | None = None
     history: History | None = None
@@ -102,6 +106,11 @@ class Session:
     simulated day built then): `history_for`."""
     fleet_opener: Callable[[], FleetSource | None] = lambda: None
     """The fleet this source has, set up when called: `open_fleet`."""
+
+    @functools.cached_property
+    def locator(self) -> Locator:
+        """What switches this box's locate LEDs (made on first use: a start lights nothing)."""
+        return self.make_locator()
 
     def open_fleet(self) -> FleetSource | None:
         """The fleet, set up now if the source left it for later (None: there is none)."""
@@ -246,9 +255,6 @@ def _open_machine(source: Source, env: Mapping[str, str]) -> Session:
     from nastui.collectors.confine import confined, is_other_box
     from nastui.collectors.local import LocalBackend
     from nastui.collectors.replay import open_tree
-    from nastui.control.locate_ladder import LadderLocator
-    from nastui.selftest.io.tester import SmartctlTester
-    from nastui.swap.io.machine import MachineSwap
 
     tree = open_tree(source.root, env) if source.root is not None else None
     config = load_for(source, env, tree)
@@ -267,23 +273,15 @@ def _open_machine(source: Source, env: Mapping[str, str]) -> Session:
         clock=clock,
         run=run,
         zfs_history=lambda host: _zfs_history(env, host),
-        # The swap's writes name the tree's drives by-id, through the runner itself: under
-        # another tree its stand-in runs nothing unless fakes were made for it (the tests').
-        swap=MachineSwap(root, runner.run, timeout=max(60.0, timeout)),
-        tester=SmartctlTester(run, timeout=timeout),
+        swap=lambda: _machine_swap(root, timeout),
+        tester=lambda: _machine_tester(run, timeout),
     )
     store = SnapshotStore()
-    locator = LadderLocator(
-        root,
-        run=run,
-        latest=lambda: store.latest(backend.host),
-        state_dir=state_dir(env, os.geteuid()),
-    )
     session = Session(
         config,
         backend,
         clock,
-        locator,
+        lambda: _machine_locator(root, run, store, backend.host, state_dir(env, os.geteuid())),
         store,
         _fleet(source, config, clock) if source.fleet else None,
         state_dir=state_dir(env, os.geteuid()),
@@ -293,6 +291,39 @@ def _open_machine(source: Source, env: Mapping[str, str]) -> Session:
         fleet_opener=lambda: _fleet(source, config, clock),
     )
     return attach_history(session, _local_history(env)) if source.history else session
+
+
+def _sim_locator(sim: SimBackend) -> Locator:
+    """The simulator's locate LEDs."""
+    from nastui.sim.locate import SimLocator
+
+    return SimLocator(sim)
+
+
+def _machine_swap(root: Path, timeout: float) -> SwapHands:
+    """The swap's hands on the machine. Its writes name the tree's drives by-id, through the
+    runner itself: under another tree its stand-in runs nothing unless fakes were made for it
+    (the tests')."""
+    from nastui.collectors import runner
+    from nastui.swap.io.machine import MachineSwap
+
+    return MachineSwap(root, runner.run, timeout=max(60.0, timeout))
+
+
+def _machine_tester(run: RunFn, timeout: float) -> Tester:
+    """The self-test runner on the machine (smartctl)."""
+    from nastui.selftest.io.tester import SmartctlTester
+
+    return SmartctlTester(run, timeout=timeout)
+
+
+def _machine_locator(
+    root: Path, run: RunFn, store: SnapshotStore, host: str, directory: Path
+) -> Locator:
+    """The locate LEDs of the machine: the ladder of methods, on the latest snapshot."""
+    from nastui.control.locate_ladder import LadderLocator
+
+    return LadderLocator(root, run=run, latest=lambda: store.latest(host), state_dir=directory)
 
 
 def _clock_of(tree: Tree | None, *, live: bool) -> Clock:
@@ -315,7 +346,6 @@ def _open_demo(source: Source, config: Config, env: Mapping[str, str]) -> Sessio
     from nastui.sim.backend import SimBackend
     from nastui.sim.clock import SIM_EPOCH, FakeClock, FollowingClock
     from nastui.sim.hands import load_hands
-    from nastui.sim.locate import SimLocator
     from nastui.sim.scenarios import DEFAULT_SCENARIO, get_scenario
 
     scenario = get_scenario(source.scenario or DEFAULT_SCENARIO).name
@@ -345,7 +375,7 @@ def _open_demo(source: Source, config: Config, env: Mapping[str, str]) -> Sessio
         config,
         sim,
         sim_clock,
-        SimLocator(sim),
+        functools.partial(_sim_locator, sim),
         fleet=_fleet(source, config, sim_clock, sim) if source.fleet else None,
         state_dir=directory,
         past=lambda: _demo_history(source, sim, sim_clock.now()),

@@ -160,3 +160,32 @@ def add_enclosure(
             _link(component / "device", (root / "sys/block" / dev / "device").resolve())
     _link(root / "sys/class/enclosure" / name, enclosure)
     return enclosure
+
+
+@dataclass(frozen=True)
+class FakePartition:
+    """A partition as /sys/class/block shows it: name, device number, first sector, sectors."""
+
+    name: str
+    devno: str
+    start: int
+    sectors: int
+
+
+def add_class_block(
+    root: Path, disk: str, devno: str, partitions: tuple[FakePartition, ...] = ()
+) -> Path:
+    """/sys/class/block as the benchmark guard reads it (`nastui.collectors.blockstack`): disk
+    `disk` (device number `devno`, /sys/dev/block/DEVNO linking to it) and its partitions, each
+    with the `partition`, `start` and `size` attributes the kernel gives (sectors of 512 bytes).
+    The disk may be a real device: the guard then reads its bytes, the tree tells the rest."""
+    block = root / "sys/class/block"
+    _write(block / disk / "dev", devno)
+    for number, part in enumerate(partitions, 1):
+        _write(block / part.name / "dev", part.devno)
+        _write(block / part.name / "size", str(part.sectors))
+        _write(block / disk / part.name / "partition", str(number))
+        _write(block / disk / part.name / "start", str(part.start))
+        _write(block / disk / part.name / "size", str(part.sectors))
+    _link(root / "sys/dev/block" / devno, block / disk)
+    return root

@@ -24,7 +24,8 @@ A custom fio job only carries allowlisted options (`nastui.bench.fiojob`): the t
 only file it names. Target names with whitespace or control characters are refused (fio
 strips and splits names).
 Directory targets are written only inside a fresh directory made for the run (through a
-descriptor of the directory inspected) and removed after.
+descriptor of the directory inspected; a name already taken is never reused, the next free one
+is made) and removed after.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from nastui.bench.jobs import Step, Tool
+from nastui.bench.names import MAX_TRIES, numbered
 from nastui.model import BenchTarget, TargetKind
 
 FRESH_PREFIX = "nastui-bench-"
@@ -165,14 +167,25 @@ class ExclusiveHold:
         return Place(held_path(self._fd), _devno(st.st_rdev) if stat.S_ISBLK(st.st_mode) else None)
 
 
+def fresh_name(run_id: str) -> str:
+    """The name of a run's fresh directory (unless another run had it first)."""
+    return f"{FRESH_PREFIX}{run_id}"
+
+
 class FreshDirectory:
     """A new, empty directory (mode 0700) made for the run inside the directory inspected and
     held open; removed with everything in it afterwards. The parent is opened once and checked
     against the inspection (`identity`: its filesystem's device number and its inode); all the
-    rest goes through descriptors, so renaming or swapping any path meanwhile changes nothing."""
+    rest goes through descriptors, so renaming or swapping any path meanwhile changes nothing.
+
+    It is named after the run; when something has that name (a run going on in another
+    process, one killed before it cleaned up, anything else), the next free name with "-2",
+    "-3"... is made instead: `mkdir` makes a name only if nothing has it, in one step, so what
+    was there is never written into, reused or removed, and of two runs racing for one name
+    each gets its own."""
 
     def __init__(self, parent: Path, run_id: str, identity: tuple[str, int] | None = None) -> None:
-        self.parent, self.name, self.identity = parent, f"{FRESH_PREFIX}{run_id}", identity
+        self.parent, self.name, self.identity = parent, fresh_name(run_id), identity
         self._fds: list[int] = []
 
     @property
@@ -194,19 +207,34 @@ class FreshDirectory:
     def __enter__(self) -> Place:
         self._fds.append(self._open_parent())
         try:
-            os.mkdir(self.name, 0o700, dir_fd=self._fds[0])
-        except FileExistsError as exc:
+            self.name = self._make(self._fds[0])
+        except BaseException:
             self.__exit__()
-            raise GuardRefused(
-                f"{self.path} already exists: nastui only writes in a fresh one"
-            ) from exc
-        except OSError as exc:
-            self.__exit__()
-            raise GuardRefused(f"cannot make {self.path}: {exc.strerror}") from exc
+            raise
         flags = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
         self._fds.append(os.open(self.name, flags, dir_fd=self._fds[0]))
         os.fchmod(self._fds[1], 0o700)
         return Place(f"{held_path(self._fds[1])}/{TEST_FILE}")
+
+    def _make(self, parent: int) -> str:
+        """Make the first free name of the run's inside `parent`; the name made.
+
+        Raises:
+            GuardRefused: every name tried is taken, or the directory cannot be made
+                (permissions, a full or read-only disk).
+        """
+        for name in numbered(self.name, MAX_TRIES):
+            try:
+                os.mkdir(name, 0o700, dir_fd=parent)
+            except FileExistsError:
+                continue
+            except OSError as exc:
+                raise GuardRefused(f"cannot make {self.parent / name}: {exc.strerror}") from exc
+            return name
+        raise GuardRefused(
+            f"{self.path} and the next {MAX_TRIES - 1} names with -2, -3... already exist: "
+            "nastui only writes in a fresh directory (remove the leftovers of earlier runs)"
+        )
 
     def __exit__(self, *exc: object) -> None:
         if len(self._fds) == 2:

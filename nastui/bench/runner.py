@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import os
 import signal
 import tempfile
 import time
@@ -31,7 +32,7 @@ from typing import Protocol
 from nastui.bench import store
 from nastui.bench.cache import CacheError, WriteCacheSwitch
 from nastui.bench.fiojob import custom_job_text
-from nastui.bench.guard import GuardRefused, Place, refusal, workspace, writes
+from nastui.bench.guard import GuardRefused, Place, fresh_name, refusal, workspace, writes
 from nastui.bench.host import BenchHost
 from nastui.bench.jobs import (
     CUSTOM_FILE,
@@ -42,6 +43,7 @@ from nastui.bench.jobs import (
     fio_argv,
     wsc_argv,
 )
+from nastui.bench.names import numbered
 from nastui.bench.profiles import honesty_warnings, plan
 from nastui.bench.readers import DdReader, FioReader, StepReader, WscReader
 from nastui.model import (
@@ -232,13 +234,14 @@ class BenchRunner:
         stop = stop or asyncio.Event()
         started = self.clock()
         base = BenchRun(
-            run_id=self._unique(run_id_for(started, target, settings.profile)),
+            run_id="",
             host=self.host_name,
             started_at=started,
             settings=settings,
             target=target,
             warnings=honesty_warnings(settings, target),
         )
+        base = dataclasses.replace(base, run_id=self._unique(base))
         try:
             steps = plan(settings, target)
         except ValueError as exc:
@@ -403,20 +406,40 @@ class BenchRunner:
         else:
             yield fio_argv(step, path)
 
-    def _unique(self, run_id: str) -> str:
-        """`run_id`, or with "-2", "-3"... when this runner or the runs directory has it."""
-        candidate, n = run_id, 1
-        while candidate in self._ids or (
-            self.runs_dir is not None and (self.runs_dir / f"{candidate}.json").exists()
-        ):
-            n += 1
-            candidate = f"{run_id}-{n}"
+    def _unique(self, run: BenchRun) -> str:
+        """The run's id: `run_id_for` its start, target and profile, or with "-2", "-3"... when
+        this runner gave it already or the disk has it (a run saved by that id, or a directory
+        target's fresh directory of that name: a run going on in another process, or one
+        killed before it cleaned up). Two processes may still pick the same id at the same
+        moment: the fresh directory is then made under the next free name, and the run saved
+        under the next free id (`_save`), neither ever replacing what the other made."""
+        base = run_id_for(run.started_at, run.target, run.settings.profile)
+        free = (c for c in numbered(base) if c not in self._ids)
+        candidate = next(c for c in free if not self._on_disk(c, run.target))
         self._ids.add(candidate)
         return candidate
+
+    def _on_disk(self, run_id: str, target: BenchTarget) -> bool:
+        """Whether a saved run or a fresh directory has this id."""
+        if self.runs_dir is not None and store.taken(self.runs_dir, run_id):
+            return True
+        fresh = Path(target.path) / fresh_name(run_id)
+        return target.kind is TargetKind.DIRECTORY and os.path.lexists(fresh)
 
     def _end(self, run: BenchRun, state: RunState, message: str) -> BenchRun:
         """Stamp the end, save (unless refused before anything ran), return."""
         ended = dataclasses.replace(run, state=state, message=message, ended_at=self.clock())
         if self.runs_dir is not None and (state is not RunState.REFUSED or ended.steps):
-            store.save(ended, self.runs_dir)
+            return self._save(ended, self.runs_dir)
         return ended
+
+    def _save(self, run: BenchRun, runs_dir: Path) -> BenchRun:
+        """Save `run`; under the next free id when another process saved one by its id
+        meanwhile (a file is never replaced); the run as saved."""
+        while True:
+            try:
+                store.save(run, runs_dir)
+            except store.IdTaken:
+                run = dataclasses.replace(run, run_id=self._unique(run))
+                continue
+            return run

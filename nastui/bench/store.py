@@ -16,10 +16,12 @@ import dataclasses
 import enum
 import io
 import json
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from nastui.bench.names import natural
 from nastui.core.statefiles import state_dir
 from nastui.history.dirs import PRIVATE_DIR_MODE, make_dir
 from nastui.model import (
@@ -155,13 +157,32 @@ def csv_text(run: BenchRun) -> str:
     return out.getvalue()
 
 
+class IdTaken(Exception):
+    """A run by this id is saved already (`save` wrote nothing)."""
+
+
+def taken(directory: Path, run_id: str) -> bool:
+    """Whether `directory` has a file of a run by this id (its JSON or its CSV)."""
+    return any(os.path.lexists(directory / f"{run_id}.{ext}") for ext in ("json", "csv"))
+
+
 def save(run: BenchRun, directory: Path) -> tuple[Path, Path]:
     """Write `<run_id>.json` and `<run_id>.csv` into `directory` (made mode 0700 when
-    missing; the files 0600; whatever the umask)."""
+    missing; the files 0600; whatever the umask). The JSON file claims the id: it is made only
+    if no file has its name (checked and made in one step), so a run saved by another process
+    under the same id is never replaced.
+
+    Raises:
+        IdTaken: a run by this id is saved already (nothing written).
+        OSError: the files cannot be written.
+    """
     make_dir(directory, PRIVATE_DIR_MODE)
     json_path = directory / f"{run.run_id}.json"
     csv_path = directory / f"{run.run_id}.csv"
-    write_atomic(json_path, json.dumps(to_dict(run), indent=1) + "\n", RESULT_MODE)
+    try:
+        write_atomic(json_path, json.dumps(to_dict(run), indent=1) + "\n", RESULT_MODE, new=True)
+    except FileExistsError as exc:
+        raise IdTaken(f"{json_path} exists") from exc
     write_atomic(csv_path, csv_text(run), RESULT_MODE)
     return json_path, csv_path
 
@@ -189,7 +210,13 @@ def list_runs(directory: Path) -> list[BenchRun]:
             runs.append(load(path))
         except ParseError:
             continue
-    return sorted(runs, key=lambda r: (r.started_at, r.run_id))
+    return sorted(runs, key=run_order)
+
+
+def run_order(run: BenchRun) -> tuple[float, tuple[tuple[int, str], ...]]:
+    """Oldest first; in the same second (the demo's clock may stand still) by id, "-10" after
+    "-9"."""
+    return run.started_at, natural(run.run_id)
 
 
 def find(directory: Path, ref: str) -> BenchRun:

@@ -119,11 +119,34 @@ else:  # not subscriptable at run time
 
 
 class _Commands(_SubParsers):
-    """The subcommands, each one's own options added only when it is the command being run:
-    building them needs the command's module, and a run imports only the module it runs."""
+    """The subcommands by name and help line. Each one's parser, with the global options and
+    the command's own, is made when the command line reaches it (or `parser` asks for it):
+    making one imports the command's module, and argparse looks up its translations on disk
+    for every parser it makes (2.5 ms for the 18 commands a run does not reach)."""
 
     common: Parser  # the global options, for commands with nested actions
-    added: set[str]  # the commands whose own options are in their parsers
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.helps: dict[str, str] = {}
+        # What argparse checks a command's name against and lists in its error: only the
+        # names are read, so the parsers (typeshed's type for it) need not exist yet.
+        self.choices = self.helps  # type: ignore[assignment]
+
+    def add_command(self, name: str, help: str) -> None:
+        """A subcommand: its name and its line in `nastui --help`; no parser yet."""
+        self._choices_actions.append(argparse.Action([], dest=name, help=help, metavar=name))
+        self.helps[name] = help
+
+    def parser(self, name: str) -> Parser:
+        """The parser of the subcommand `name`, made now if it is not yet."""
+        made = self._name_parser_map.get(name)
+        if made is None:
+            made = Parser(prog=f"{self._prog_prefix} {name}", parents=[self.common])
+            made.plugin = name in PLUGIN_COMMANDS
+            command(name).add_arguments(made, self.common)
+            self._name_parser_map[name] = made
+        return made
 
     def __call__(
         self,
@@ -133,20 +156,13 @@ class _Commands(_SubParsers):
         option_string: str | None = None,
     ) -> None:
         assert values is not None and not isinstance(values, str)
-        name = values[0]
-        if name in self._name_parser_map and name not in self.added:
-            command(name).add_arguments(self._name_parser_map[name], self.common)
-            self.added.add(name)
+        self.parser(values[0])  # a known name: argparse checked it against `choices`
         super().__call__(parser, namespace, values, option_string)
 
 
-def build_parser(words: Sequence[str] | None = None) -> Parser:
-    """The parser with every subcommand from `nastui.cli.registry` (see `_Commands`). Given
-    the command line's `words`, only the subcommands named among them get the global options
-    (the command run is one of them, whatever option values surround it); the others are
-    only names and help lines, which is all a run that does not reach them reads (2.5 ms
-    less a run: 18 copies of 9 options). Without `words`, all of them get everything."""
-    common = _global_options(suppress=True)
+def build_parser() -> Parser:
+    """The parser with every subcommand from `nastui.cli.registry`, whose own parsers are made
+    when the command line reaches them (see `_Commands`)."""
     parser = Parser(
         prog="nastui",
         description="Terminal monitor and control panel for NAS servers. "
@@ -160,12 +176,9 @@ def build_parser(words: Sequence[str] | None = None) -> Parser:
             dest="command", metavar="COMMAND", parser_class=Parser, action=_Commands
         ),
     )
-    sub.common, sub.added = common, set()
-    named = None if words is None else frozenset(words)
+    sub.common = _global_options(suppress=True)
     for entry in COMMANDS:
-        parents = [common] if named is None or entry.name in named else []
-        command_parser = sub.add_parser(entry.name, parents=parents, help=entry.help)
-        command_parser.plugin = entry.name in PLUGIN_COMMANDS
+        sub.add_command(entry.name, entry.help)
     return parser
 
 
@@ -190,7 +203,7 @@ def normalize(args: argparse.Namespace, env: Mapping[str, str]) -> None:
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     """Parse and normalize the command line."""
     words = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser(words)
+    parser = build_parser()
     parser.plugin = command_of(words) in PLUGIN_COMMANDS
     args = parser.parse_args(words)
     normalize(args, os.environ)

@@ -12,7 +12,7 @@ import argparse
 from dataclasses import dataclass, field
 
 from nastui.cli.args import Parser, _Commands, build_parser
-from nastui.cli.registry import COMMANDS, command
+from nastui.cli.registry import COMMANDS
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,9 +69,7 @@ def full_parser() -> Parser:
     for action in parser._actions:
         if isinstance(action, _Commands):
             for entry in COMMANDS:
-                sub = action._name_parser_map[entry.name]
-                command(entry.name).add_arguments(sub, action.common)
-                action.added.add(entry.name)
+                action.parser(entry.name)
     return parser
 
 
@@ -102,7 +100,7 @@ def tree(
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
             helps = {a.dest: _help(a) for a in action._choices_actions}
-            for name, sub in action.choices.items():
+            for name, sub in action._name_parser_map.items():  # all made: `full_parser`
                 children.append(tree(sub, (*path, name), helps.get(name, "")))
         elif action.option_strings:
             if _help(action) or action.help != argparse.SUPPRESS:

@@ -52,6 +52,7 @@ from nastui.core.footprint import (
     Span,
     Stack,
     Use,
+    Window,
     conflicts,
     describe,
     footprint,
@@ -61,6 +62,7 @@ from nastui.core.footprint import (
     loop_lowers,
     relevant,
     texts,
+    windows,
 )
 
 LOOP_GET_STATUS64 = 0x4C05
@@ -417,12 +419,14 @@ def claims(stack: Stack, number: str) -> Iterator[Use]:
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
-    """The footprint rule applied to a target: what its writes reach, who else uses it, and
-    which of those may be passing read-only probes (`nastui.core.footprint.Conflict`)."""
+    """The footprint rule applied to a target: what its writes reach, who else uses it, which
+    of those may be passing read-only probes (`nastui.core.footprint.Conflict`), and the
+    devices laid over the target's bytes, whose labels the target shows (`windows`)."""
 
     footprint: tuple[str, ...]
     conflicts: tuple[str, ...]
     brief: frozenset[str] = frozenset()
+    windows: tuple[Window, ...] = ()
 
 
 def shortened(reasons: tuple[str, ...]) -> tuple[str, ...]:
@@ -448,4 +452,4 @@ def inspect(root: Path, number: str, *, real: bool, own: int | None = None) -> V
         )
     reached = tuple(describe(stack, reach) for reach in footprint(stack, number))
     brief = frozenset(c.text for c in found if c.brief)
-    return Verdict(reached, shortened(reasons), brief)
+    return Verdict(reached, shortened(reasons), brief, windows(stack, number))

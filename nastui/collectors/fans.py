@@ -18,7 +18,8 @@ from pathlib import Path
 
 from nastui.collectors import hwmon_fans
 from nastui.collectors.ipmi import IpmiReading, IpmiTarget, fans_and_sensors, local_bmc, read_ipmi
-from nastui.config import Config, FanDriver
+from nastui.config import Config
+from nastui.config.fancontrol import FanDriver
 from nastui.model import CollectorError, Fan, HostSnapshot, Sensor
 
 # Supermicro names zone 0's headers FAN1..FAN6 and zone 1's (peripheral) FANA..FAND.

@@ -9,7 +9,10 @@ opened once, and everything after is read about what was opened, never the path 
   footprint rule, `nastui.core.footprint`, read by `nastui.collectors.blockstack`);
   signatures (`blkid -p -o export`, `wipefs --no-act --json`, given /proc/PID/fd/N of the
   descriptor opened) and labels at every offset their formats use (`nastui.collectors.labels`:
-  md 0.90/1.x, LVM at sectors 0-3, ZFS's four labels, bcache, LUKS, swap, GPT backup);
+  md 0.90/1.x, LVM at sectors 0-3, ZFS's four labels and their pool's name, bcache, LUKS,
+  swap, GPT backup); and the ZFS pool of each device laid over the target's bytes (its
+  partitions, a loop device over it at an offset: `Verdict.windows`), from its labels read
+  through the target at that device's offsets (a whole-disk vdev's labels are on partition 1);
 `root` is normalized once ("//" is "/"); under a fake tree the real machine is checked as well,
 so `--root` can add reasons to refuse a real device but never remove one.
 and for a directory: its filesystem, size and free space, the device under it, and its own
@@ -27,13 +30,13 @@ import os
 import stat
 import threading
 import unicodedata
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from nastui.collectors import runner
 from nastui.collectors.blockstack import Verdict, inspect, is_real_root, normal_root
-from nastui.collectors.labels import find_labels
+from nastui.collectors.labels import find_labels, zfs_pool_of
 from nastui.collectors.procuse import devno
 from nastui.collectors.sysfs import (
     identity_of,
@@ -44,11 +47,13 @@ from nastui.collectors.sysfs import (
     read_text,
     resolved,
 )
+from nastui.core.footprint import Window
 from nastui.model import BenchTarget, TargetKind
 
 RunFn = Callable[..., Awaitable[runner.CommandResult]]
 PROBE_TIMEOUT_S = 15.0
 LOOK_TIMEOUT_S = 20.0  # a look at the stack stuck longer (a hung network filesystem) refuses
+MAX_WINDOWS = 16  # devices laid over the target whose ZFS labels are read (each up to 960 KiB)
 
 
 class TargetError(Exception):
@@ -123,15 +128,25 @@ def whole_disk(root: Path, name: str) -> str:
     return target.parent.name if target is not None else name
 
 
-def read_labels(fd: int, device: str) -> list[str]:
+def read_labels(fd: int, device: str, windows: Sequence[Window] = ()) -> list[str]:
     """Labels at every offset their formats use (`nastui.collectors.labels`), read-only from
-    the open device `fd`."""
+    the open device `fd`, and the ZFS pool of each device laid over it (`windows`: its
+    partitions, loop devices over it; the first `MAX_WINDOWS`), read through `fd` at their
+    offsets. A window whose labels cannot be read adds nothing: its use is named already."""
+
+    def read(at: int, length: int) -> bytes:
+        return os.pread(fd, length, at)
+
     try:
         end = os.lseek(fd, 0, os.SEEK_END)
-        labels = find_labels(lambda at, n: os.pread(fd, n, at), end)
-        return [f"{label} (nastui)" for label in labels]
+        labels = find_labels(read, end)
     except OSError as exc:
         return [f"labels not checked: {device}: {exc.strerror}"]
+    pools = []
+    for window in windows[:MAX_WINDOWS]:
+        with contextlib.suppress(OSError):
+            pools.append(zfs_pool_of(read, end, window))
+    return [f"{found} (nastui)" for found in (*pools, *labels) if found]
 
 
 async def _signatures(device: str, run: RunFn) -> list[str]:
@@ -157,7 +172,8 @@ def footprint_verdict(root: Path, number: str) -> Verdict:
         return inspect(root, number, real=True)
     fake, real = inspect(root, number, real=False), inspect(Path("/"), number, real=True)
     both = tuple(dict.fromkeys((*fake.conflicts, *real.conflicts)))
-    return Verdict(real.footprint, both, fake.brief | real.brief)
+    windows = tuple(dict.fromkeys((*real.windows, *fake.windows)))
+    return Verdict(real.footprint, both, fake.brief | real.brief, windows)
 
 
 async def looked(root: Path, number: str, timeout: float = LOOK_TIMEOUT_S) -> Verdict:
@@ -204,11 +220,14 @@ def _machine(root: Path, target: BenchTarget) -> BenchTarget:
     )
 
 
-async def _contents(path: str, opened: _Opened, run: RunFn) -> list[str]:
-    """Labels and signatures of the device opened (or why they were not read)."""
+async def _contents(
+    path: str, opened: _Opened, run: RunFn, windows: Sequence[Window] = ()
+) -> list[str]:
+    """Labels and signatures of the device opened (or why they were not read), and the ZFS
+    pools of the devices laid over it (`windows`)."""
     if opened.fd is None:
         return [f"signatures not checked: {path} cannot be opened: {opened.error}"]
-    uses = read_labels(opened.fd, path)
+    uses = read_labels(opened.fd, path, windows)
     return uses + await _signatures(f"/proc/{os.getpid()}/fd/{opened.fd}", run)
 
 
@@ -220,7 +239,7 @@ async def describe_device(path: str, opened: _Opened, root: Path, run: RunFn) ->
     links = links_by_target(root / "dev/disk/by-id").get(disk, [])
     verdict = await looked(root, number)
     sectors = read_int(root / "sys/class/block" / name / "size")
-    uses = [*verdict.conflicts, *await _contents(path, opened, run)]
+    uses = [*verdict.conflicts, *await _contents(path, opened, run, verdict.windows)]
     target = BenchTarget(
         path=path,
         kind=TargetKind.DEVICE,

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from nastui.collectors.snmp import SnmpEngine
 from nastui.collectors.snmp_profiles.base import SYSTEM, Profile, Walk
 from nastui.collectors.snmp_target import SnmpError, host_label, target_for
-from nastui.config.schema import HostConfig, SnmpProfile
+from nastui.config.remote import HostConfig, SnmpProfile
 from nastui.core.assess import assess
 from nastui.core.clock import Clock
 from nastui.model import FleetHost, HostSnapshot, Thresholds

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from nastui.collectors.base import FleetSource
 from nastui.collectors.snmp_target import host_label
-from nastui.config.schema import HostConfig, UpsConfig
+from nastui.config.remote import HostConfig, UpsConfig
 from nastui.core.assess import assess
 from nastui.core.clock import Clock
 from nastui.model import CollectorError, FleetHost, HostSnapshot, Thresholds

@@ -17,19 +17,30 @@ the magic numbers themselves, wherever each format may keep one:
 | GPT | sector 1, last sector | "EFI PART" |
 | btrfs | 64 KiB + 64 | "_BHRfS_M" |
 
-(a ZFS uberblock: 0x00bab10c in either byte order, in the ring 128 KiB into a label).
+(a ZFS uberblock: 0x00bab10c in either byte order, in the ring 128 KiB into a label; the pool's
+name is the `name` pair of the XDR-encoded nvlist 16 KiB into it, `vdev_label.c`).
+
+`zfs_pool_of` names the pool of a device laid over the target (a partition of a whole-disk ZFS
+vdev), read through the target at that device's offset: the same fixed offsets, relative to it.
 """
 
 from __future__ import annotations
 
 import struct
 from collections.abc import Callable
+from dataclasses import dataclass
+
+from nastui.collectors.zfs.nvlist import packed_string
+from nastui.core.footprint import Window
+from nastui.model.errors import ParseError
 
 KIB = 1024
 EDGE = 512 * KIB  # read at each end
 MD_MAGIC = 0xA92B4EFC
 ZFS_UBER_MAGIC = 0x00BAB10C
 BCACHE_MAGIC = bytes.fromhex("c68573f64e1a45ca8265f57f48ba6d81")
+# vdev_label_t: 8 KiB blank, 8 KiB boot header, the nvlist (112 KiB less its 40-byte checksum)
+ZFS_NVLIST = (16 * KIB, 112 * KIB - 40)
 ReadAt = Callable[[int, int], bytes]
 
 
@@ -67,18 +78,76 @@ def zfs_label_offsets(size: int) -> tuple[int, ...]:
     return (0, 256 * KIB, end - 512 * KIB, end - 256 * KIB)
 
 
+@dataclass(frozen=True, slots=True)
+class ZfsLabels:
+    """A device's ZFS labels: (number, offset) of each that holds an uberblock, and the pool's
+    name from the first of them whose nvlist names one (None: none does, as a spare's or a
+    cache device's, or none can be read)."""
+
+    found: tuple[tuple[int, int], ...] = ()
+    pool: str | None = None
+
+
+def _has_uberblock(read: ReadAt, label: int) -> bool:
+    ring = read(label + 128 * KIB, 128 * KIB)
+    for slot in range(0, len(ring) - 7, KIB):
+        word = ring[slot : slot + 8]
+        if ZFS_UBER_MAGIC in struct.unpack("<Q", word) + struct.unpack(">Q", word):
+            return True
+    return False
+
+
+def _pool_name(read: ReadAt, label: int) -> str | None:
+    """The `name` in the label's list, printable (anything else as "?"), at most 256
+    characters (ZFS's own bound): a label is whatever the disk holds, and this goes to a
+    terminal."""
+    start, length = ZFS_NVLIST
+    try:
+        name = packed_string(read(label + start, length), "name", f"ZFS label at {label}")
+    except ParseError:
+        return None
+    return None if name is None else "".join(c if c.isprintable() else "?" for c in name[:256])
+
+
+def zfs_labels(read: ReadAt, size: int) -> ZfsLabels:
+    """The ZFS labels of a device of `size` bytes (reads at their four offsets only)."""
+    found = tuple(
+        (number, label)
+        for number, label in enumerate(zfs_label_offsets(size))
+        if label >= 0 and _has_uberblock(read, label)
+    )
+    names = (_pool_name(read, label) for _, label in found)
+    return ZfsLabels(found, next((name for name in names if name), None))
+
+
 def _zfs(read: ReadAt, size: int) -> list[str]:
-    found = []
-    for number, label in enumerate(zfs_label_offsets(size)):
-        if label < 0:
-            continue
-        ring = read(label + 128 * KIB, 128 * KIB)
-        for slot in range(0, len(ring) - 7, KIB):
-            word = ring[slot : slot + 8]
-            if ZFS_UBER_MAGIC in struct.unpack("<Q", word) + struct.unpack(">Q", word):
-                found.append(f"ZFS label {number} at {label}")
-                break
-    return found
+    labels = zfs_labels(read, size)
+    pool = f" (pool {labels.pool})" if labels.pool else ""
+    return [f"ZFS label {number} at {label}{pool}" for number, label in labels.found]
+
+
+def zfs_pool_of(read: ReadAt, size: int, window: Window) -> str | None:
+    """The ZFS user of `window` (a device laid over the target, whose bytes `read` and `size`
+    give), in words: "ZFS pool labz (vdev sdb1, its labels 0, 1, 2, 3)"; None when no label of
+    its shows through the target (none there, a window of unknown size, or beyond the end)."""
+    length = window.size
+    if length is None:
+        return None
+
+    def inside(at: int, count: int) -> bytes:
+        where = window.at + at
+        if where < 0 or at + count > length or where >= size:
+            return b""
+        return read(where, count)
+
+    labels = zfs_labels(inside, length)
+    if not labels.found:
+        return None
+    numbers = ", ".join(str(number) for number, _ in labels.found)
+    which = f"label{'s' if len(labels.found) > 1 else ''} {numbers}"
+    if labels.pool is None:
+        return f"ZFS {which} on {window.name} (no pool name in them)"
+    return f"ZFS pool {labels.pool} (vdev {window.name}, its {which})"
 
 
 def _fixed(head: bytes, read: ReadAt, size: int) -> list[str]:

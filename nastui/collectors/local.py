@@ -12,6 +12,7 @@ from __future__ import annotations
 import socket
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from nastui.collectors import runner
 from nastui.collectors.confine import RunFn
@@ -24,8 +25,10 @@ from nastui.config import Config
 from nastui.core.clock import Clock, SystemClock
 from nastui.core.layout import assign_bays, build_chassis
 from nastui.model import BaySlot, Chassis, HostSnapshot
-from nastui.selftest.logic.tester import Tester
-from nastui.swap.logic.hands import SwapHands
+
+if TYPE_CHECKING:  # the features' code loads when a feature is first used, not at start
+    from nastui.selftest.logic.tester import Tester
+    from nastui.swap.logic.hands import SwapHands
 
 
 def local_hostname(root: Path) -> str:
@@ -48,17 +51,19 @@ class LocalBackend:
         clock: Clock | None = None,
         run: RunFn = runner.run,
         zfs_history: Callable[[str], Iterable[str]] | None = None,
-        swap: SwapHands,
-        tester: Tester,
+        swap: Callable[[], SwapHands],
+        tester: Callable[[], Tester],
     ) -> None:
         """`run`: how programs are run (under a root other than "/": `confine.confined`).
         `zfs_history(host)`: the ZFS pools the daemon's history saw on `host` (asked only
         when ZFS cannot be reached, to tell a box without ZFS from pools gone unreadable).
-        `swap` and `tester`: what the swap and the self-tests do on this machine (the session
-        makes them: they write, and live above the collectors)."""
+        `swap` and `tester`: what make the swap's hands and the self-test runner on this
+        machine (the session's: they write, and live above the collectors), called when a
+        swap or a self-test first needs them, so a start loads neither feature's code."""
         self._config = config
-        self.swap = swap
-        self.tester = tester
+        self._make_swap, self._make_tester = swap, tester
+        self._swap: SwapHands | None = None
+        self._tester: Tester | None = None
         self._root = root
         self.run = run
         self._clock = clock or SystemClock()
@@ -85,6 +90,20 @@ class LocalBackend:
     def host(self) -> str:
         """The name snapshots are published under."""
         return self._host
+
+    @property
+    def swap(self) -> SwapHands:
+        """What a drive swap reads and writes on this machine (made when first asked for)."""
+        if self._swap is None:
+            self._swap = self._make_swap()
+        return self._swap
+
+    @property
+    def tester(self) -> Tester:
+        """What starts self-tests on this machine's drives (made when first asked for)."""
+        if self._tester is None:
+            self._tester = self._make_tester()
+        return self._tester
 
     @property
     def root(self) -> Path:

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 from nastui.collectors.nut_parse import NutError, parse_list_var, status_of, ups_from_vars
 from nastui.collectors.snmp_target import host_label
-from nastui.config.schema import UpsConfig
+from nastui.config.remote import UpsConfig
 from nastui.core.assess import assess
 from nastui.core.clock import Clock
 from nastui.model import CollectorError, FleetHost, HostSnapshot, Thresholds, UpsStatus

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from nastui.config.schema import HostConfig
+from nastui.config.remote import HostConfig
 from nastui.config.validate_hosts import MIN_PASSWORD
 from nastui.core.redact import SECRETS
 from nastui.safeio import SECRET_LIMIT, read_bounded

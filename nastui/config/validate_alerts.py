@@ -12,8 +12,9 @@ from email.utils import parseaddr
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from nastui.config.alerting import AppriseConfig, EmailConfig, Security
 from nastui.config.keys import ALERT_KEYS, APPRISE_KEYS, EMAIL_KEYS
-from nastui.config.schema import AlertsConfig, AppriseConfig, EmailConfig, Security
+from nastui.config.schema import AlertsConfig
 from nastui.config.validate_base import Section, check_unique
 from nastui.config.validate_values import YEAR_S
 

@@ -8,8 +8,8 @@ alone (the maximum of nothing) it is an error. A zone without `source` follows t
 
 from __future__ import annotations
 
+from nastui.config.fancontrol import FanConfig, FanDriver, FanZoneConfig
 from nastui.config.keys import FAN_KEYS, ZONE_KEYS
-from nastui.config.schema import FanConfig, FanDriver, FanZoneConfig
 from nastui.config.validate_base import Section, check_order, check_unique, repeat_of
 from nastui.config.validate_values import dotted, number_text, one_of, show
 from nastui.model import CurveKind, CurvePoint, FanCurve, FanSource, ZoneMode

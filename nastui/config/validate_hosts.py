@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from nastui.config.keys import HOST_KEYS, PASSWORDS, V3_KEYS
-from nastui.config.schema import HostConfig, SnmpProfile
+from nastui.config.remote import HostConfig, SnmpProfile
 from nastui.config.validate_base import Section, check_unique
 from nastui.config.validate_values import MAX_RETRIES, MAX_TIMEOUT_S, one_of
 

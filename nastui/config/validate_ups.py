@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from nastui.config.keys import UPS_KEYS
-from nastui.config.schema import UpsConfig
+from nastui.config.remote import UpsConfig
 from nastui.config.validate_base import Section, check_unique
 from nastui.config.validate_values import MAX_TIMEOUT_S
 

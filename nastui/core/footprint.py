@@ -22,7 +22,9 @@ inside its filesystem, whose devices are then reached (with the filesystem's own
 part of the chain). `conflicts` looks up: a use of a reached span that overlaps it, by anyone
 whose key is not on the chain that reached it, is a conflict; so is any use of a filesystem
 living on a device reached raw (its files, its mounts: raw writes corrupt it whatever part of
-it they hit), and a file whose filesystem's devices cannot be told.
+it they hit), and a file whose filesystem's devices cannot be told. `windows` lists the devices
+laid linearly over what the target reaches (its partitions, loop devices over it at an offset)
+and where: their labels can be read through the target (a whole-disk ZFS vdev's, on partition 1).
 """
 
 from __future__ import annotations
@@ -145,13 +147,27 @@ class Stack:
 @dataclass(frozen=True, slots=True)
 class Reach:
     """A span the target's writes reach: the keys of the chain that got there (`key` the last
-    one), and the filesystem (st_dev) it is reached inside of, when reached through a file."""
+    one), the filesystem (st_dev) it is reached inside of, when reached through a file, and
+    whether every link of the chain is linear (`linear`: the target's byte b is byte
+    `span.start + b` here)."""
 
     span: Span
     chain: frozenset[str] = frozenset()
     inside: str | None = None
     depth: int = 0
     key: str = ""
+    linear: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """A device laid linearly over bytes the target writes (a partition of the target, a loop
+    device over it at an offset): its byte 0 is the target's byte `at` (negative: it begins
+    before the target), and it is `size` bytes long (None: not known)."""
+
+    name: str
+    at: int
+    size: int | None
 
 
 def fs_key(dev: str) -> str:
@@ -200,12 +216,20 @@ def _below(stack: Stack, reach: Reach) -> list[Reach]:
         if fs is None or not fs.devices:
             return []
         key = fs_key(fs.dev)
-        return [Reach(Span(Block(d)), reach.chain | {key}, fs.dev, deeper, key) for d in fs.devices]
+        chain = reach.chain | {key}
+        return [Reach(Span(Block(d)), chain, fs.dev, deeper, key, False) for d in fs.devices]
     device = stack.devices.get(node.devno)
     if device is None:
         return []
     return [
-        Reach(_through(link, reach.span), reach.chain | {link.key}, None, deeper, link.key)
+        Reach(
+            _through(link, reach.span),
+            reach.chain | {link.key},
+            None,
+            deeper,
+            link.key,
+            reach.linear and link.linear,
+        )
         for link in device.links
     ]
 
@@ -225,6 +249,24 @@ def footprint(stack: Stack, devno: str) -> tuple[Reach, ...]:
         found.append(reach)
         queue += _below(stack, reach)
     return tuple(found)
+
+
+def windows(stack: Stack, devno: str) -> tuple[Window, ...]:
+    """The devices laid linearly over what a write to device `devno` reaches through linear
+    links only (its partitions, loop devices over it at an offset; the other partitions of
+    the disk a target partition is on are beside it, not over it): their bytes are the
+    target's, so their labels can be read through the target."""
+    found: list[Window] = []
+    for reach in footprint(stack, devno):
+        if not reach.linear:
+            continue
+        for device in stack.devices.values():
+            for link in device.links:
+                lower = link.lower
+                if link.linear and link.key not in reach.chain and lower.overlaps(reach.span):
+                    size = device.size if lower.end is None else lower.end - lower.start
+                    found.append(Window(device.name, lower.start - reach.span.start, size))
+    return tuple(dict.fromkeys(found))
 
 
 def name_of(stack: Stack, node: Node) -> str:

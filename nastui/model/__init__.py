@@ -57,16 +57,8 @@ if TYPE_CHECKING:
         Transport,
     )
     from nastui.model.errors import ParseError
-    from nastui.model.fan import (
-        CurveKind,
-        CurvePoint,
-        Fan,
-        FanCurve,
-        FanSource,
-        FanZone,
-        Sensor,
-        ZoneMode,
-    )
+    from nastui.model.fan import Fan, Sensor
+    from nastui.model.fanzone import CurveKind, CurvePoint, FanCurve, FanSource, FanZone, ZoneMode
     from nastui.model.fleet import FleetHost
     from nastui.model.health import UNASSESSED, Acknowledgement, Health, Reason, Verdict, worst
     from nastui.model.limits import AttributeLimit, TempLimits, TempOverride, Thresholds
@@ -93,7 +85,8 @@ _HOMES: dict[str, str] = {
     "drive": "AtaError Drive DriveClass DriveIdentity IoRate NvmeHealth PowerState ScsiHealth"
     " SelfTest SmartAttribute Temperature TempSource Transport",
     "errors": "ParseError",
-    "fan": "CurveKind CurvePoint Fan FanCurve FanSource FanZone Sensor ZoneMode",
+    "fan": "Fan Sensor",
+    "fanzone": "CurveKind CurvePoint FanCurve FanSource FanZone ZoneMode",
     "fleet": "FleetHost",
     "health": "UNASSESSED Acknowledgement Health Reason Verdict worst",
     "limits": "AttributeLimit TempLimits TempOverride Thresholds",

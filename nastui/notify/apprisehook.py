@@ -18,7 +18,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from nastui.config.schema import AppriseConfig
+from nastui.config.alerting import AppriseConfig
 from nastui.core.redact import SECRETS, mask_parts, url_parts
 from nastui.model import Health, Notice, NoticeKind
 from nastui.notify import message

@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid, parseaddr
 
-from nastui.config.schema import EmailConfig, Security
+from nastui.config.alerting import EmailConfig, Security
 from nastui.core.redact import SECRETS
 from nastui.model import Notice
 from nastui.notify import message

@@ -1,6 +1,6 @@
-"""`build_parser(words)` gives the global options only to the subcommands the command line
-names; whatever the words, it parses them as the full parser does (the command run is always
-among them, abbreviated option names and option values that look like commands included)."""
+"""`build_parser()` makes a subcommand's parser only when the command line reaches it: a run
+makes one. Whatever the words, it parses them as the parser with every subcommand made does
+(abbreviated option names, option values that look like commands, unknown commands, help)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nastui.cli.args import build_parser
+from nastui.cli.args import _Commands, build_parser, parse_args
+from nastui.cli.clitree import full_parser
 from nastui.cli.registry import COMMANDS
 
 NAMES = [entry.name for entry in COMMANDS]
@@ -27,39 +28,55 @@ GLOBAL = st.sampled_from(
         ["--conf", "status"],  # an abbreviated option whose value is a command's name
         ["--config", "bays"],
         ["--root", "/"],
+        ["--help"],
+        ["--he"],
+        ["-vh"],
+        ["--version"],
+        ["--no-such-option"],
     ]
 )
+COMMAND = st.one_of(st.sampled_from(NAMES), st.sampled_from(["statsu", "", "-", "--"]))
 
 
-def _parsed(parser: argparse.ArgumentParser, words: Sequence[str]) -> tuple[str, object]:
-    """The namespace, or the exit code and what was printed, of parsing `words`."""
+def _parsed(parser: argparse.ArgumentParser, words: Sequence[str]) -> tuple[str, object, str]:
+    """The namespace, or the exit code, and what was printed, of parsing `words`."""
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
-            return "ok", vars(parser.parse_args(list(words)))
+            return "ok", vars(parser.parse_args(list(words))), out.getvalue()
         except SystemExit as exc:
-            return f"exit {exc.code}", err.getvalue()
+            return f"exit {exc.code}", err.getvalue(), out.getvalue()
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(
     before=st.lists(GLOBAL, max_size=3),
-    name=st.sampled_from(NAMES),
+    name=st.one_of(st.none(), COMMAND),
     after=st.lists(GLOBAL, max_size=3),
 )
-def test_a_named_parser_parses_as_the_full_one(
-    before: list[list[str]], name: str, after: list[list[str]]
+def test_the_lazy_parser_parses_as_the_full_one(
+    before: list[list[str]], name: str | None, after: list[list[str]]
 ) -> None:
-    words = [*(w for opt in before for w in opt), name, *(w for opt in after for w in opt)]
-    assert _parsed(build_parser(words), words) == _parsed(build_parser(), words)
+    named = [] if name is None else [name]
+    words = [*(w for opt in before for w in opt), *named, *(w for opt in after for w in opt)]
+    assert _parsed(build_parser(), words) == _parsed(full_parser(), words)
 
 
-def test_only_the_named_commands_get_the_global_options() -> None:
-    parser = build_parser(["--demo", "status"])
-    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
-    with_globals = {
-        name
-        for name, p in sub.choices.items()
-        if any("--demo" in a.option_strings for a in p._actions)
-    }
-    assert with_globals == {"status"}
+def test_the_help_lists_every_command_in_order() -> None:
+    text = build_parser().format_help()
+    assert text == full_parser().format_help()
+    positions = [text.index(f"\n    {name} ") for name in NAMES if len(name) < 20]
+    assert positions == sorted(positions)
+
+
+def _made(parser: argparse.ArgumentParser) -> set[str]:
+    sub = next(a for a in parser._actions if isinstance(a, _Commands))
+    return set(sub._name_parser_map)
+
+
+def test_a_run_makes_only_the_parser_of_its_command() -> None:
+    parser = build_parser()
+    parser.parse_args(["--demo", "--config", "bays", "status", "-v"])
+    assert _made(parser) == {"status"}
+    assert _made(build_parser()) == set()
+    assert parse_args(["--demo", "status"]).command == "status"

@@ -1,6 +1,12 @@
 """`nastui swap` walked on the simulator, in process: plan, start, a wrong pull caught, the
 pull, a used and a too-small drive refused, the right one confirmed, the rebuild followed to
-the end, a second failure mid-rebuild, the log; and resuming from the state directory."""
+the end, a second failure mid-rebuild, the log; and resuming from the state directory.
+
+The locate LED: lit from `swap start` through the pull until the new drive is found (the
+operator, drive in hand, looks for the bay to fill), lit again when that drive is taken out,
+out while the pool rebuilds onto the new drive; every way out puts it out or says it was left
+lit and how to put it out; a failed LED write never stops the swap; a swap file kept by an
+earlier nastui (lit until done) still gets it put out."""
 
 from __future__ import annotations
 
@@ -13,7 +19,10 @@ import pytest
 from nastui import exits
 from nastui.cli.args import parse_args
 from nastui.cli.main import run_headless
+from nastui.model import LocateResult
+from nastui.sim.locate import SimLocator
 from nastui.sim.swap import new_serial
+from nastui.swap.logic.codec import FORMAT_VERSION
 
 
 @pytest.fixture(autouse=True)
@@ -156,3 +165,180 @@ def test_done_rebinds_the_bay_in_the_configuration(state: Path) -> None:
     assert "swap done" in text
     assert f"bay 10 now bound to serial {good}" in text
     assert config.read_text().endswith(f'bay = 10  # keep me\nserial = "{good}"\n')
+
+
+BAY = 10
+
+
+def lit(scenario: str = "failing-drive") -> list[int]:
+    """The bays whose locate LED is lit, as `nastui bays --json` shows them."""
+    bays = json.loads(nastui("bays", "--json", scenario=scenario)[1])["bays"]
+    return [b["bay"] for b in bays if b["led"] not in ("off", "unknown")]
+
+
+def swap_json(scenario: str = "failing-drive") -> dict[str, object]:
+    data = json.loads(nastui("swap", "status", "--json", scenario=scenario)[1])
+    swap = data["swap"]
+    assert isinstance(swap, dict)
+    return swap
+
+
+def new_serial_of(scenario: str = "failing-drive") -> str:
+    new = swap_json(scenario)["new"]
+    assert isinstance(new, dict)
+    return str(new["serial"])
+
+
+def events(swap: dict[str, object]) -> list[str]:
+    rows = swap["events"]
+    assert isinstance(rows, list)
+    return [str(text) for _, text in rows]
+
+
+def test_lit_from_the_pull_until_the_new_drive_is_in(state: Path) -> None:
+    assert nastui("swap", "start", str(BAY))[0] == exits.OK
+    assert lit() == [BAY]
+    nastui("swap", "sim", "pull", str(BAY))
+    assert swap_json()["phase"] == "pulled"
+    assert lit() == [BAY]  # the operator, drive in hand, still sees the bay to fill
+    nastui("swap", "sim", "insert", str(BAY))
+    swap = swap_json()
+    assert swap["phase"] == "inserted"
+    assert lit() == []  # the new drive is found: out (the pool is rebuilt onto it next)
+    assert swap["led"] is False
+    assert f"the new drive is in: bay {BAY}: locate LED off (simulated)" in events(swap)
+    # taken out again: the bay to fill is shown again; back in: out again
+    nastui("swap", "sim", "pull", str(BAY))
+    swap = swap_json()
+    assert swap["phase"] == "pulled" and lit() == [BAY]
+    assert f"the new drive is out again: bay {BAY}: locate LED on (simulated)" in events(swap)
+    nastui("swap", "sim", "insert", str(BAY))
+    assert swap_json()["phase"] == "inserted" and lit() == []
+    # the rebuild onto the new drive and the end switch nothing more
+    assert nastui("swap", "replace", "--confirm", new_serial_of())[0] == exits.OK
+    assert lit() == []
+    nastui("swap", "sim", "wait", "100000")
+    assert "swap done" in nastui("swap")[1]
+    assert lit() == []
+    following = nastui("swap", "log")[1]
+    assert "done" in following
+
+
+def test_each_poll_leaves_the_led_alone(state: Path) -> None:
+    nastui("swap", "start", str(BAY))
+    nastui("swap", "sim", "pull", str(BAY))
+    nastui("swap", "sim", "insert", str(BAY))
+    for _ in range(3):
+        nastui("swap")
+    led_lines = [e for e in events(swap_json()) if "locate LED" in e]
+    assert led_lines == [
+        f"bay {BAY}: locate LED on (simulated)",
+        f"the new drive is in: bay {BAY}: locate LED off (simulated)",
+    ]
+
+
+@pytest.mark.parametrize("pulled", [False, True])
+def test_abort_before_the_new_drive_puts_it_out(state: Path, pulled: bool) -> None:
+    nastui("swap", "start", str(BAY))
+    if pulled:
+        nastui("swap", "sim", "pull", str(BAY))
+        nastui("swap")
+    code, text = nastui("swap", "abort")
+    assert code == exits.OK
+    assert f"swap aborted: bay {BAY}: locate LED off (simulated)" in text
+    assert lit() == []
+
+
+def test_abort_after_the_new_drive_has_nothing_to_put_out(state: Path) -> None:
+    nastui("swap", "start", str(BAY))
+    nastui("swap", "sim", "pull", str(BAY))
+    nastui("swap", "sim", "insert", str(BAY))
+    nastui("swap")
+    code, text = nastui("swap", "abort")
+    assert code == exits.OK and "swap aborted: no locate LED lit by the swap" in text
+    assert lit() == []
+
+
+def test_a_failed_led_write_is_said_and_never_stops_the_swap(
+    state: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert nastui("swap", "start", str(BAY))[0] == exits.OK
+    nastui("swap", "sim", "pull", str(BAY))
+
+    async def stuck(self: SimLocator, bay: int, on: bool) -> LocateResult:
+        return LocateResult(bay, on, False, "sim", f"bay {bay}: the enclosure did not answer")
+
+    monkeypatch.setattr(SimLocator, "locate", stuck)
+    nastui("swap", "sim", "insert", str(BAY))
+    code, text = nastui("swap")
+    assert code == exits.OK and "swap inserted" in text
+    swap = swap_json()
+    assert swap["phase"] == "inserted" and swap["led"] is False  # said once, not every poll
+    said = f"the new drive is in: bay {BAY}: the enclosure did not answer; the LED may be left lit"
+    assert any(e.startswith(said) and f"`nastui locate {BAY} --off`" in e for e in events(swap))
+    assert nastui("swap", "replace", "--confirm", new_serial_of())[0] == exits.OK
+    monkeypatch.undo()
+    monkeypatch.setenv("NASTUI_STATE_DIR", str(state))
+    assert lit() == [BAY]  # as said: left lit, and the command named puts it out
+    assert nastui("locate", str(BAY), "--off")[0] == exits.OK
+    assert lit() == []
+
+
+def test_a_failed_abort_says_how_to_put_it_out(
+    state: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    nastui("swap", "start", str(BAY))
+
+    async def stuck(self: SimLocator, bay: int, on: bool) -> LocateResult:
+        return LocateResult(bay, on, False, "sim", f"bay {bay}: the enclosure did not answer")
+
+    monkeypatch.setattr(SimLocator, "locate", stuck)
+    code, text = nastui("swap", "abort")
+    assert code == exits.OK
+    assert "the LED may be left lit: `nastui locate 10 --off` puts it out" in text
+
+
+def test_a_swap_kept_by_an_earlier_nastui_still_gets_its_led_put_out(state: Path) -> None:
+    """An earlier nastui kept the LED lit until the rebuild was done and wrote no "led": a swap
+    it left mid-rebuild is taken as lit, and put out when it is done."""
+    nastui("swap", "start", str(BAY))
+    nastui("swap", "sim", "pull", str(BAY))
+    nastui("swap", "sim", "insert", str(BAY))
+    nastui("swap")
+    assert nastui("swap", "replace", "--confirm", new_serial_of())[0] == exits.OK
+    nastui("locate", str(BAY))  # as the earlier nastui left it: lit
+    files = list(state.rglob("swap.json"))
+    assert len(files) == 1
+    data = json.loads(files[0].read_text())
+    assert data["version"] == FORMAT_VERSION and data["swap"]["led"] is False
+    del data["swap"]["led"]
+    for path in (files[0], files[0].with_name("swap.json.bak")):
+        path.write_text(json.dumps(data))
+    assert lit() == [BAY]
+    nastui("swap", "sim", "wait", "100000")
+    assert "swap done" in nastui("swap")[1]
+    assert lit() == []
+
+
+def test_in_place_the_old_drive_is_lit_to_be_pulled_and_how_to_put_it_out_is_said(
+    state: Path,
+) -> None:
+    """The mixed box's bay 1 is replaced in place: no LED while the new drive goes into a free
+    bay and the pool rebuilds; lit at the end on the old drive to pull."""
+    nastui("swap", "start", "1", scenario="mixed")
+    assert lit("mixed") == []
+    assert swap_json("mixed")["in_place"] is True
+    nastui("swap", "sim", "insert", "10", scenario="mixed")  # the free bay
+    assert swap_json("mixed")["phase"] == "inserted" and lit("mixed") == []
+    code, _ = nastui("swap", "replace", "--confirm", new_serial_of("mixed"), scenario="mixed")
+    assert code == exits.OK and lit("mixed") == []
+    nastui("swap", "sim", "wait", "100000", scenario="mixed")
+    code, text = nastui("swap", scenario="mixed")
+    assert "swap done" in text and lit("mixed") == [1]
+    assert (
+        "now pull the old drive: bay 1: locate LED on (simulated); it stays lit when the swap is "
+        "over: `nastui locate 1 --off` puts it out"
+    ) in text
+    nastui("swap", "sim", "pull", "1", scenario="mixed")
+    assert nastui("locate", "1", "--off", scenario="mixed")[0] == exits.OK
+    assert lit("mixed") == []

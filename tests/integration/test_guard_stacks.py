@@ -12,6 +12,7 @@ the same afterwards.
 from __future__ import annotations
 
 import contextlib
+import gzip
 import os
 import struct
 import subprocess
@@ -39,6 +40,8 @@ from tests.blocklab import (
     sh,
 )
 from tests.conftest import require_tool
+from tests.fakepools import FIXTURES
+from tests.fakesys import FakePartition, add_class_block
 from tests.integration.test_guard_loops import every_write_refused, holder, loop_device
 
 pytestmark = pytest.mark.integration
@@ -276,3 +279,83 @@ async def test_a_mapped_file_on_a_lazily_unmounted_filesystem(tmp_path: Path) ->
                 target, tmp_path, f"{name}: a file on it (/data): mapped by pid {pid}"
             )
             assert sums(target) == before
+
+
+# label 0 of a whole-disk vdev's partition, as OpenZFS 2.3.2 wrote it (pool "labz")
+ZFS_LABEL = gzip.decompress((FIXTURES / "zpool/lab/vdev_label_0__2.3.2_labz.bin.gz").read_bytes())
+
+
+def write_zfs_labels(device: str, start: int, size: int) -> None:
+    """The label at the four offsets of a ZFS vdev of `size` bytes at byte `start` of `device`."""
+    for offset in zfs_label_offsets(size):
+        write_at(device, start + offset, ZFS_LABEL)
+
+
+def whole_disk_vdev(tmp_path: Path, target: str, *, first: int = 2048) -> tuple[Path, str]:
+    """A --root tree giving the real device `target` the partitions `zpool create POOL DISK`
+    makes (1 from sector `first`, up to the 8 MiB partition 9 at the end): the kernel here has
+    no partition tables. Returns the tree and partition 1's name."""
+    name = Path(target).name
+    number = (Path("/sys/class/block") / name / "dev").read_text().strip()
+    sectors = SIZE // 512
+    vdev = FakePartition(f"{name}p1", "259:251", first, sectors - 16384 - first)
+    reserved = FakePartition(f"{name}p9", "259:259", sectors - 16384, 16384)
+    return add_class_block(tmp_path / "tree", name, number, (vdev, reserved)), vdev.name
+
+
+async def test_a_whole_disk_zfs_vdev_names_its_pool(tmp_path: Path) -> None:
+    """`zpool create labz DISK` puts the vdev and its four labels on partition 1: a write to
+    the disk is refused naming the pool, read through the disk at partition 1's offsets."""
+    with loop_device(tmp_path, "zdisk", SIZE // MIB) as target:
+        tree, part = whole_disk_vdev(tmp_path, target)
+        write_zfs_labels(target, MIB, SIZE - 9 * MIB)
+        before = sums(target)
+        info = await inspect_target(target, root=tree)
+        pool = f"ZFS pool labz (vdev {part}, its labels 0, 1, 2, 3) (nastui)"
+        assert pool in info.in_use, info.in_use
+        assert any(f"partition {part} (bytes" in use for use in info.in_use), info.in_use
+        done = cli("bench", "run", "randrw", target, "--root", str(tree), "--confirm", target)
+        assert done.returncode == 77, done.stdout + done.stderr
+        assert "ZFS pool labz (vdev " in done.stdout + done.stderr
+        assert sums(target) == before
+
+
+async def test_a_zfs_label_on_the_target_itself_names_its_pool(tmp_path: Path) -> None:
+    """The vdev given as the target (the partition, or a disk ZFS was given whole)."""
+    with loop_device(tmp_path, "zpart", SIZE // MIB) as target:
+        write_zfs_labels(target, 0, SIZE)
+        before = sums(target)
+        await refused_for(target, tmp_path, "ZFS label 0 at 0 (pool labz) (nastui)")
+        await refused_for(target, tmp_path, f"ZFS label 3 at {SIZE - 256 * 1024} (pool labz)")
+        assert sums(target) == before
+
+
+@pytest.mark.parametrize("fault", ["read-error", "no-offsets", "no-name"])
+async def test_a_partition_whose_labels_cannot_be_read_is_still_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fault: str
+) -> None:
+    """Partition 1's labels unreadable (an I/O error there), its offsets unknown (sysfs gives
+    no `start`), or a list naming no pool: refused as before, naming the partition."""
+    with loop_device(tmp_path, "zbroken", SIZE // MIB) as target:
+        tree, part = whole_disk_vdev(tmp_path, target)
+        write_zfs_labels(target, MIB, SIZE - 9 * MIB)
+        if fault == "no-offsets":
+            (tree / "sys/class/block" / Path(target).name / part / "start").unlink()
+        if fault == "no-name":
+            for offset in zfs_label_offsets(SIZE - 9 * MIB):
+                write_at(target, MIB + offset + 16 * 1024, b"\x07" * 64)
+        pread = os.pread
+
+        def failing(fd: int, length: int, at: int) -> bytes:
+            if MIB <= at < SIZE - 8 * MIB:
+                raise OSError(5, "Input/output error")
+            return pread(fd, length, at)
+
+        if fault == "read-error":
+            monkeypatch.setattr(os, "pread", failing)
+        before = sums(target)
+        info = await inspect_target(target, root=tree)
+        named = "ZFS labels 0, 1, 2, 3 on " + part + " (no pool name in them) (nastui)"
+        assert [u for u in info.in_use if "ZFS" in u] == ([named] if fault == "no-name" else [])
+        assert any(f"partition {part}" in use for use in info.in_use), info.in_use
+        assert sums(target) == before

@@ -154,7 +154,7 @@ async def test_changing_bmc_readings_reach_the_snapshot_and_the_store(
     config = Config(poll=PollConfig(fans_s=5.0, command_timeout_s=20.0))
     clock = FakeClock()
     collector = FanCollector(config, tmp_path, ipmi=bmc.target)
-    session = Session(config, FansOnly(collector, clock), clock, NoLocator(""))
+    session = Session(config, FansOnly(collector, clock), clock, lambda: NoLocator(""))
 
     first = await session.poll()
     assert first.errors == ()

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from nastui.config import parse_config
-from nastui.config.schema import AppriseConfig
+from nastui.config.alerting import AppriseConfig
 from nastui.model import NoticeKind
 from nastui.notify import AppriseNotifier, NotifyError, message, notifiers_from, send_test
 from nastui.notify.apprisehook import mask, notify_type

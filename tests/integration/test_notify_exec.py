@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from nastui.config.schema import EmailConfig, Security
+from nastui.config.alerting import EmailConfig, Security
 from nastui.model import NoticeKind
 from nastui.notify import (
     EmailNotifier,

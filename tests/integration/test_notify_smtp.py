@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from nastui.config.schema import EmailConfig, Security
+from nastui.config.alerting import EmailConfig, Security
 from nastui.notify import EmailNotifier, NotifyError, message, send_test
 from tests.mailsink import HOST, Cert, MailSink, client_context, free_port, make_cert
 from tests.unit.test_notify_message import AT, KEY, worse

@@ -19,7 +19,7 @@ from nastui.collectors.fleet_source import fleet_source
 from nastui.collectors.nut import NutFleet, read_vars
 from nastui.collectors.nut_parse import NutError
 from nastui.config import load_config
-from nastui.config.schema import UpsConfig
+from nastui.config.remote import UpsConfig
 from nastui.core.assess import fleet_alerts
 from nastui.core.fleetview import fleet_row
 from nastui.model import FleetHost, Health, UpsStatus

@@ -18,7 +18,7 @@ import pytest
 from nastui.agent import mib
 from nastui.agent.mib import BayCol, DriveCol, HostCol, PoolCol
 from nastui.collectors.fleet import FleetCollector
-from nastui.config.schema import HostConfig, SnmpProfile
+from nastui.config.remote import HostConfig, SnmpProfile
 from nastui.control.latest import write_latest
 from nastui.core.assess import assess
 from nastui.core.clock import SystemClock

@@ -12,7 +12,7 @@ from nastui.collectors.fleet import SYS_DESCR, FleetCollector
 from nastui.collectors.snmp import SnmpEngine, SnmpTarget
 from nastui.collectors.snmp_profiles import profile_for
 from nastui.collectors.snmp_profiles.base import Profile, Walk
-from nastui.config.schema import HostConfig, SnmpProfile
+from nastui.config.remote import HostConfig, SnmpProfile
 from nastui.model import HostSnapshot
 from nastui.sim.clock import FakeClock
 from tests.snmplab import (

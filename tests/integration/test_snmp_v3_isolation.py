@@ -17,7 +17,7 @@ import pytest
 
 from nastui.collectors.fleet import FleetCollector
 from nastui.collectors.snmp import SnmpEngine
-from nastui.config.schema import HostConfig
+from nastui.config.remote import HostConfig
 from nastui.sim.clock import FakeClock
 from tests.snmplab import AUTH_PASSWORD, PRIV_PASSWORD, V3_USER, start_snmpd
 

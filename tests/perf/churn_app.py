@@ -56,7 +56,7 @@ def main() -> None:
     session = open_session(Source(demo=True, live=True), {})
     assert isinstance(session.backend, SimBackend)
     churn = Session(
-        session.config, ChurningBackend(session.backend), session.clock, session.locator
+        session.config, ChurningBackend(session.backend), session.clock, session.make_locator
     )
     make_app(churn, poll_interval=1.0).run()
 

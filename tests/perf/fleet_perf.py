@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 
 from nastui.collectors.fleet import FleetCollector
 from nastui.collectors.snmp import SnmpEngine
-from nastui.config.schema import HostConfig, SnmpProfile
+from nastui.config.remote import HostConfig, SnmpProfile
 from nastui.core.clock import SystemClock
 from nastui.model import FleetHost
 from tests.snmplab import start_snmpsim, unused_udp_port

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 from tests.conftest import REPO
 
@@ -27,6 +28,7 @@ FEATURES = (
 # terminal), headless: the first frame drawn, the first snapshot on it.
 FIRST_FRAME = """
 import asyncio, json, sys
+from pathlib import Path
 from nastui.session import Source, open_session
 from nastui.ui.app import NastuiApp, make_app
 from nastui.ui.screens.dashboard import DashboardScreen
@@ -42,7 +44,7 @@ def background(app: NastuiApp) -> None:
 NastuiApp._background = background
 
 async def first_frame() -> list[str]:
-    session = open_session(Source(demo=True, live=True, history=False, fleet=False), {})
+    session = open_session(SOURCE, ENV)
     app = make_app(session, initial=await session.poll())
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
@@ -53,6 +55,20 @@ async def first_frame() -> list[str]:
 
 print(json.dumps(asyncio.run(first_frame())))
 """
+DEMO = "Source(demo=True, live=True, history=False, fleet=False)"
+# What only a swap, a self-test or a locate LED needs: on a real machine too, loaded when first
+# used (the session makes the swap's hands, the self-test runner and the LED ladder then).
+MACHINE_FEATURES = (
+    "nastui.selftest.io",
+    "nastui.selftest.flow",
+    "nastui.selftest.logic.tester",
+    "nastui.control.locate_ladder",
+    "nastui.control.blink",
+)
+
+
+def _first_frame(source: str = DEMO, env: str = "{}") -> str:
+    return FIRST_FRAME.replace("SOURCE", source).replace("ENV", env)
 
 
 def loaded_after(code: str) -> set[str]:
@@ -67,7 +83,7 @@ def features(loaded: set[str]) -> set[str]:
 
 
 def test_the_first_frame_loads_no_feature_and_no_other_screen() -> None:
-    loaded = loaded_after(FIRST_FRAME)
+    loaded = loaded_after(_first_frame())
     assert "nastui.ui.screens.dashboard" in loaded  # the probe did reach the first frame
     assert features(loaded) == set()
     screens = {m for m in loaded if m.startswith("nastui.ui.screens.")}
@@ -80,7 +96,7 @@ def test_the_first_frame_loads_no_feature_and_no_other_screen() -> None:
 
 
 def test_a_screen_loads_when_first_shown() -> None:
-    code = FIRST_FRAME.replace(
+    code = _first_frame().replace(
         "        app.exit()\n    return at_first_paint",
         "        await pilot.press('n')\n        await pilot.pause()\n"
         "        app.exit()\n    return sorted(sys.modules)",
@@ -101,3 +117,15 @@ def test_the_session_loads_only_the_backend_it_opens() -> None:
     assert "nastui.sim.backend" in demo
     assert "nastui.collectors.local" not in demo
     assert features(demo) == set()
+
+
+def test_on_a_machine_the_first_frame_loads_no_feature(tmp_path: Path) -> None:
+    """A machine's tree (`--root`; no drives: the probe is about code, not data)."""
+    for directory in ("sys/block", "proc", "dev", "state"):
+        (tmp_path / directory).mkdir(parents=True)
+    env = f"{{'NASTUI_STATE_DIR': {str(tmp_path / 'state')!r}}}"
+    source = f"Source(root=Path({str(tmp_path)!r}), live=True, history=False, fleet=False)"
+    loaded = loaded_after(_first_frame(source, env))
+    assert "nastui.collectors.local" in loaded  # the probe did open the machine
+    assert features(loaded) == set()
+    assert not {m for m in loaded if m.startswith(MACHINE_FEATURES)}

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from nastui.config import ConfigError, parse_config
-from nastui.config.schema import AppriseConfig
+from nastui.config.alerting import AppriseConfig
 from nastui.notify import AppriseNotifier, NotifyError
 from nastui.notify.apprisehook import MISSING
 from tests.unit.test_notify_message import worse

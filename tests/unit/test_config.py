@@ -11,19 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from nastui.config import (
-    PRESETS,
-    Config,
-    ConfigError,
-    FanDriver,
-    Security,
-    SnmpProfile,
-    ZoneMode,
-    find_config_path,
-    load_config,
-    parse_config,
-)
+from nastui.config import PRESETS, Config, ConfigError, find_config_path, load_config, parse_config
+from nastui.config.alerting import Security
+from nastui.config.fancontrol import FanDriver
 from nastui.config.keys import undocumented
+from nastui.config.remote import SnmpProfile
 from nastui.config.validate_fans import DEFAULT_CURVE
 from nastui.model import (
     AttributeLimit,
@@ -36,6 +28,7 @@ from nastui.model import (
     Side,
     TempLimits,
     Thresholds,
+    ZoneMode,
 )
 from tests.conftest import REPO
 

@@ -56,3 +56,56 @@ def test_load_command_imports_the_named_commands_module(
     loaded = loaded_after(f"from nastui.cli.args import load_command; load_command({argv!r})")
     commands = {m for m in loaded if m.startswith("nastui.cli.cmd_")}
     assert commands == ({module} if module else set())
+
+
+def _run_in_a_fresh_interpreter(argv: list[str]) -> str:
+    return (
+        "import contextlib, io\n"
+        "from nastui.entry import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    main({argv!r})\n"
+    )
+
+
+@pytest.mark.parametrize("argv", [["--demo", "status"], ["--demo", "bays", "--json"]])
+def test_a_run_never_loads_openssl(argv: list[str]) -> None:
+    """asyncio is imported with `ssl` hidden (`entry._asyncio_without_tls`): 6 MB less."""
+    loaded = loaded_after(_run_in_a_fresh_interpreter(argv))
+    assert "asyncio" in loaded
+    assert not {"ssl", "_ssl"} & loaded
+
+
+def test_the_interface_never_loads_openssl() -> None:
+    loaded = loaded_after(
+        "from nastui.entry import _loading\n"
+        "with _loading():\n"
+        "    pass\n"
+        "import nastui.ui.launch, nastui.ui.app"
+    )
+    assert "textual.app" in loaded
+    assert not {"ssl", "_ssl"} & loaded
+
+
+def test_tls_still_works_for_the_notifiers_after_the_start() -> None:
+    """SMTP and webhooks import `ssl` themselves, after asyncio: the real module, with TLS."""
+    loaded = loaded_after(
+        "from nastui.entry import _loading\n"
+        "with _loading():\n"
+        "    import asyncio\n"
+        "assert asyncio.run(asyncio.sleep(0, 'ran')) == 'ran'\n"
+        "import smtplib, ssl, urllib.request\n"
+        "import nastui.notify.smtp, nastui.notify.webhook\n"
+        "assert smtplib._have_ssl and hasattr(urllib.request, 'HTTPSHandler')\n"
+        "ssl.create_default_context()\n"
+    )
+    assert {"ssl", "_ssl", "nastui.notify.smtp"} <= loaded
+
+
+def test_nothing_is_hidden_when_ssl_is_already_loaded() -> None:
+    loaded_after(
+        "import ssl\n"
+        "from nastui.entry import _loading\n"
+        "with _loading():\n"
+        "    import asyncio.base_events\n"
+        "assert asyncio.base_events.ssl is ssl\n"
+    )

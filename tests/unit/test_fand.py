@@ -11,7 +11,8 @@ import pytest
 
 from nastui import exits
 from nastui.collectors import runner
-from nastui.config import Config, FanConfig, FanDriver, load_config
+from nastui.config import Config, load_config
+from nastui.config.fancontrol import FanConfig, FanDriver
 from nastui.control.locate import NoLocator
 from nastui.daemonlog import Log
 from nastui.fans.flow.fand import FandOptions, run_fand, serve
@@ -105,7 +106,9 @@ def daemon(
     clock = FakeClock()
     backend = PlantBackend(Plant(PlantSpec(noise_c=0.5), start_c=45.0, seed=1), clock)
     fan = fan or PlantFan()
-    session = Session(config or Config(zones=(zone,), fans=(FAN,)), backend, clock, NoLocator(""))
+    session = Session(
+        config or Config(zones=(zone,), fans=(FAN,)), backend, clock, lambda: NoLocator("")
+    )
     log = Log(io.StringIO())
     rig = [RiggedFan(FAN, fan)]
     d = FanDaemon(

@@ -14,7 +14,7 @@ from nastui.collectors.fleet_source import (
     fleet_source,
     snmp_problem,
 )
-from nastui.config.schema import HostConfig, SnmpProfile
+from nastui.config.remote import HostConfig, SnmpProfile
 from nastui.core.assess import fleet_alerts
 from nastui.core.fleetview import fleet_row, fleet_summary
 from nastui.model import Health

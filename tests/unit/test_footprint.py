@@ -19,6 +19,7 @@ from nastui.core.footprint import (
     Span,
     Stack,
     Use,
+    Window,
     conflicts,
     describe,
     footprint,
@@ -28,6 +29,7 @@ from nastui.core.footprint import (
     loop_lowers,
     relevant,
     texts,
+    windows,
 )
 
 M = 1 << 20
@@ -180,6 +182,25 @@ def test_partitions() -> None:
     overlapping = stack(disk, sda1, sda2, part("sda3", "8:3", "8:0", 50 * M, 10 * M))
     assert "partition sda3" in texts(conflicts(overlapping, "8:1"))[0]
     assert loop_lowers(s, "8:1") == ()  # a disk is claimed through its partitions
+
+
+def test_windows_are_the_devices_laid_over_the_targets_bytes() -> None:
+    """Partitions of the target, loop devices over it at an offset: where their bytes sit in the
+    target's, so their labels are read through it (a whole-disk ZFS vdev's pool is on sda1)."""
+    disk = Device("8:0", "sda", 300 * M)
+    sda1, sda9 = part("sda1", "8:1", "8:0", M, 290 * M), part("sda9", "8:9", "8:0", 291 * M, 8 * M)
+    over = loop("loop3", "7:3", Block("8:0"), offset=4 * M)
+    s = stack(disk, sda1, sda9, over, member_of("md0", "9:0", ("8:1",)))
+    assert windows(s, "8:0") == (
+        Window("sda1", M, 290 * M),
+        Window("sda9", 291 * M, 8 * M),
+        Window("loop3", 4 * M, 16 * M),
+    )
+    assert windows(s, "8:1") == (Window("loop3", 3 * M, 16 * M),)  # sda9 is beside it
+    assert windows(s, "9:0") == ()  # md's map is not known: nothing sits at a known offset
+    assert windows(s, "7:3") == (Window("sda1", -3 * M, 290 * M),)  # it begins before loop3
+    files = stack(loop("loop0", "7:0", T_IMG), loop("loop1", "7:1", T_IMG, 8 * M))
+    assert windows(files, "7:0") == (Window("loop1", 8 * M, 16 * M),)
 
 
 def test_mappings_of_a_disk_count_by_their_bytes() -> None:

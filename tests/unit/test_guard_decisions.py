@@ -17,6 +17,7 @@ from nastui.bench.guard import (
     refusal,
     workspace,
 )
+from nastui.bench.names import MAX_TRIES
 from nastui.collectors.fio_target import (
     parse_arc_max,
     parse_blkid,
@@ -66,8 +67,6 @@ def test_fresh_directory_is_new_private_and_removed(tmp_path: Path) -> None:
         fresh = tmp_path / f"{FRESH_PREFIX}r1"
         assert oct(fresh.stat().st_mode & 0o777) == "0o700"
         assert Path(place.path).parent.samefile(fresh)  # /proc/PID/fd/N/nastui-bench.dat
-        with pytest.raises(GuardRefused, match="already exists"), FreshDirectory(tmp_path, "r1"):
-            pass
         Path(place.path).write_bytes(b"x")
         assert (fresh / "nastui-bench.dat").read_bytes() == b"x"
     assert not fresh.exists()
@@ -76,6 +75,34 @@ def test_fresh_directory_is_new_private_and_removed(tmp_path: Path) -> None:
         FreshDirectory(tmp_path / "no", "r2"),
     ):
         pass
+
+
+def test_a_name_taken_is_never_reused_the_next_free_one_is_made(tmp_path: Path) -> None:
+    """Another run's directory (going on, or left by a kill), a file or a link with the name:
+    each is left exactly as it was, and the run gets a directory of its own."""
+    (tmp_path / f"{FRESH_PREFIX}r1-2").write_text("a file")
+    (tmp_path / f"{FRESH_PREFIX}r1-3").symlink_to(tmp_path / "elsewhere")
+    with FreshDirectory(tmp_path, "r1") as first, FreshDirectory(tmp_path, "r1") as second:
+        Path(first.path).write_bytes(b"first")
+        Path(second.path).write_bytes(b"second")
+        assert (tmp_path / f"{FRESH_PREFIX}r1" / "nastui-bench.dat").read_bytes() == b"first"
+        assert (tmp_path / f"{FRESH_PREFIX}r1-4" / "nastui-bench.dat").read_bytes() == b"second"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        f"{FRESH_PREFIX}r1-2",
+        f"{FRESH_PREFIX}r1-3",
+    ]
+    assert (tmp_path / f"{FRESH_PREFIX}r1-2").read_text() == "a file"
+    assert not (tmp_path / "elsewhere").exists()
+
+
+def test_when_every_name_is_taken_the_run_is_refused(tmp_path: Path) -> None:
+    (tmp_path / f"{FRESH_PREFIX}r9").mkdir()
+    for n in range(2, MAX_TRIES + 1):
+        (tmp_path / f"{FRESH_PREFIX}r9-{n}").mkdir()
+    before = sorted(tmp_path.iterdir())
+    with pytest.raises(GuardRefused, match="already exist"), FreshDirectory(tmp_path, "r9"):
+        pass
+    assert sorted(tmp_path.iterdir()) == before
 
 
 def test_the_fresh_directory_is_reached_through_descriptors(tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ tests/integration/test_guard_stacks.py and test_guard_attacks.py."""
 from __future__ import annotations
 
 import errno
+import gzip
 import os
 import struct
 from collections.abc import Callable, Iterator
@@ -15,7 +16,7 @@ import pytest
 
 from nastui.collectors import procuse
 from nastui.collectors.blockstack import inspect, is_real_root, normal_root, read_stack
-from nastui.collectors.labels import find_labels, zfs_label_offsets
+from nastui.collectors.labels import ReadAt, find_labels, zfs_label_offsets, zfs_pool_of
 from nastui.collectors.procuse import (
     MapLine,
     devno,
@@ -24,24 +25,39 @@ from nastui.collectors.procuse import (
     process_uses,
     read_only,
 )
-from nastui.core.footprint import Block, File, Link, Span
+from nastui.core.footprint import Block, File, Link, Span, Window
+from tests.fakepools import FIXTURES
 
 KIB, MIB = 1024, 1 << 20
 SIZE = 64 * MIB + 12 * KIB  # not a multiple of 64 KiB or 256 KiB: offsets must round
 
 
-def labels(writes: dict[int, bytes], size: int = SIZE) -> list[str]:
-    """find_labels over a sparse image: zeros except `writes`."""
+# label 0 of a whole-disk vdev's partition, as OpenZFS 2.3.2 wrote it (pool "labz")
+ZFS_LABEL = gzip.decompress((FIXTURES / "zpool/lab/vdev_label_0__2.3.2_labz.bin.gz").read_bytes())
+
+
+def image(writes: dict[int, bytes], size: int = SIZE) -> ReadAt:
+    """A sparse image's reader: zeros except `writes`."""
 
     def read(at: int, length: int) -> bytes:
         out = bytearray(max(0, min(length, size - at)))
         for offset, data in writes.items():
-            for i, byte in enumerate(data):
-                if at <= offset + i < at + len(out):
-                    out[offset + i - at] = byte
+            start, end = max(at, offset), min(at + len(out), offset + len(data))
+            if start < end:
+                out[start - at : end - at] = data[start - offset : end - offset]
         return bytes(out)
 
-    return find_labels(read, size)
+    return read
+
+
+def labels(writes: dict[int, bytes], size: int = SIZE) -> list[str]:
+    """find_labels over a sparse image: zeros except `writes`."""
+    return find_labels(image(writes, size), size)
+
+
+def zfs_vdev(at: int, size: int, label: bytes = ZFS_LABEL) -> dict[int, bytes]:
+    """`label` at the four offsets of a ZFS vdev of `size` bytes starting at byte `at`."""
+    return {at + offset: label for offset in zfs_label_offsets(size)}
 
 
 def test_a_blank_device_has_no_labels() -> None:
@@ -77,6 +93,63 @@ def test_a_blank_device_has_no_labels() -> None:
 )
 def test_labels_wherever_their_format_keeps_them(writes: dict[int, bytes], found: str) -> None:
     assert any(found in label for label in labels(writes)), labels(writes)
+
+
+def test_a_zfs_label_names_its_pool() -> None:
+    assert labels(zfs_vdev(0, SIZE)) == [
+        f"ZFS label {n} at {at} (pool labz)" for n, at in enumerate(zfs_label_offsets(SIZE))
+    ]
+
+
+# a whole-disk vdev (`zpool create labz /dev/sdz`): partition 1 from 1 MiB, 8 MiB kept at the end
+PART = Window("sdz1", MIB, SIZE - 9 * MIB)
+
+
+def test_the_pool_of_a_partition_is_read_through_the_disk() -> None:
+    read = image(zfs_vdev(PART.at, PART.size or 0))
+    assert labels(zfs_vdev(PART.at, PART.size or 0)) == []  # not at the disk's own offsets
+    assert zfs_pool_of(read, SIZE, PART) == "ZFS pool labz (vdev sdz1, its labels 0, 1, 2, 3)"
+    assert zfs_pool_of(read, SIZE, Window("sdz9", SIZE - 8 * MIB, 8 * MIB)) is None
+    assert zfs_pool_of(read, SIZE, Window("sdz1", MIB, None)) is None  # offsets not known
+    beyond = Window("sdz1", SIZE + MIB, SIZE)  # a partition past the disk's end
+    assert zfs_pool_of(read, SIZE, beyond) is None
+
+
+def test_a_partition_whose_labels_name_no_pool() -> None:
+    """A spare's or cache device's labels, or a list that cannot be read: labels, no name."""
+    broken = bytearray(ZFS_LABEL)
+    broken[16 * KIB : 16 * KIB + 4] = b"\x07\x07\x07\x07"
+    read = image(zfs_vdev(PART.at, PART.size or 0, bytes(broken)))
+    assert zfs_pool_of(read, SIZE, PART) == "ZFS labels 0, 1, 2, 3 on sdz1 (no pool name in them)"
+    cut = image(
+        {PART.at: ZFS_LABEL[: 16 * KIB + 70] + bytes(128 * KIB - 70) + ZFS_LABEL[128 * KIB :]}
+    )
+    assert zfs_pool_of(cut, SIZE, PART) == "ZFS label 0 on sdz1 (no pool name in them)"
+
+
+def test_a_pool_name_is_shown_printable() -> None:
+    """A label is whatever the disk holds: control characters never reach the terminal."""
+    escape = ZFS_LABEL.replace(b"\x00\x00\x00\x04labz", b"\x00\x00\x00\x04\x1b[2J", 1)
+    assert escape != ZFS_LABEL
+    assert labels({0: escape})[0] == "ZFS label 0 at 0 (pool ?[2J)"
+
+
+def test_the_label_scan_reads_fixed_offsets_only() -> None:
+    """Bounded: the first and last 512 KiB, then each label's ring and list, never the disk."""
+    asked: list[tuple[int, int]] = []
+    read = image(zfs_vdev(PART.at, PART.size or 0))
+
+    def counted(at: int, length: int) -> bytes:
+        asked.append((at, length))
+        return read(at, length)
+
+    find_labels(counted, SIZE)
+    zfs_pool_of(counted, SIZE, PART)
+    assert sum(length for _, length in asked) < 3 * MIB
+    regions = [(0, 512 * KIB), (SIZE - 512 * KIB, SIZE)]
+    regions += [(PART.at + o, PART.at + o + 256 * KIB) for o in zfs_label_offsets(PART.size or 0)]
+    for at, length in asked:
+        assert any(start <= at and at + length <= end for start, end in regions), (at, length)
 
 
 def test_zfs_labels_sit_on_256k_boundaries() -> None:
@@ -160,6 +233,8 @@ def test_the_users_of_a_tree(tmp_path: Path) -> None:
         "(/srv/disk.img): the backing file of loop5 (from offset 4096)",
     )
     assert partition.footprint == ("sdz1 bytes 0-67108864", "sdz bytes 1048576-34603008")
+    assert verdict.windows == (Window("sdz1", 1048576, 65536 * 512),)  # its labels show in sdz
+    assert partition.windows == ()
 
 
 def test_a_swap_file_on_the_stack(tmp_path: Path) -> None:

@@ -11,7 +11,8 @@ import pytest
 from nastui.collectors import hwmon_fans, runner
 from nastui.collectors.fans import FanCollector, FanReport
 from nastui.collectors.local import LocalBackend
-from nastui.config import Config, FanConfig, FanDriver
+from nastui.config import Config
+from nastui.config.fancontrol import FanConfig, FanDriver
 from nastui.core.clock import Clock
 from nastui.model import CollectorError, Fan, HostSnapshot, Sensor
 from nastui.selftest.io.tester import SmartctlTester
@@ -173,8 +174,8 @@ async def test_the_local_backend_reports_fans_and_cpu(
         cfg,
         root=tmp_path,
         clock=clock,
-        swap=MachineSwap(tmp_path, runner.run),
-        tester=SmartctlTester(runner.run),
+        swap=lambda: MachineSwap(tmp_path, runner.run),
+        tester=lambda: SmartctlTester(runner.run),
     )
     snapshot = await backend.collect()
     assert [f.name for f in snapshot.fans] == ["front"]

@@ -19,7 +19,8 @@ from nastui.collectors.ipmi import (
     parse_sdr,
     sdr_argv,
 )
-from nastui.config import Config, FanConfig, FanDriver, PollConfig
+from nastui.config import Config, PollConfig
+from nastui.config.fancontrol import FanConfig, FanDriver
 from nastui.model import CollectorError, Fan, Sensor
 from nastui.model.errors import ParseError
 

@@ -364,3 +364,41 @@ async def test_ledctl_is_not_believed_on_a_sata_port_without_enclosure_managemen
 def test_a_sas_drive_is_not_a_sata_port(root: Path) -> None:
     assert sata_port_without_leds(root, "sdb") is None
     assert sata_port_without_leds(root, "nosuch") is None
+
+
+async def test_a_swap_puts_its_bay_out_through_the_new_drive_and_forgets_the_old_one(
+    root: Path, tmp_path: Path
+) -> None:
+    """A swap lit bay 5 through its old drive (ledctl); the old drive is pulled and a new one is
+    found in bay 5: the LED is put out through the new drive (the same port), and the old
+    drive's record goes too, or the bay would show lit for the rest of the boot."""
+    from typing import cast
+
+    from nastui.session import Session
+    from nastui.swap.flow.box import Box, switch_led
+    from nastui.swap.io.store import SwapStore
+    from nastui.swap.logic.state import DriveRef, Swap, SwapPhase
+
+    snap = await snapshot_of(root, tmp_path)
+    old = snap.drive("SERC")
+    sdb = snap.drive("SERB")
+    assert old is not None and sdb is not None
+    identity = dataclasses.replace(sdb.identity, serial="SERN")
+    new = dataclasses.replace(sdb, identity=identity, slot=None)  # no SES slot: ledctl
+    after = HostSnapshot("box", NOW + 60, slots=(BaySlot(5, "SERN"),), drives=(new,))
+    shown = [snap]
+    tools = FakeTools({"ledctl": OK})
+    locator = LadderLocator(root, run=tools, latest=lambda: shown[0], state_dir=tmp_path / "state")
+    session = cast(Session, type("S", (), {"locator": locator})())
+    store = SwapStore(tmp_path / "swap")
+    swap = Swap(
+        "box", SwapPhase.PREPARED, False, DriveRef.of(old, 5, None), None, None, None, None,
+        (), (), (), NOW,
+    )  # fmt: skip
+    swap = await switch_led(Box(session, snap, store), swap, True)
+    assert swap.led and [r.drive for r in LedReader(tmp_path / "state").lit(NOW)] == ["SERC"]
+    shown[0] = after
+    swap = await switch_led(Box(session, after, store), swap, False, "the new drive is in: ")
+    assert tools.argv[-1] == ("ledctl", f"locate_off={root / 'dev/sdb'}")
+    assert not swap.led and swap.events[-1][1].startswith("the new drive is in: bay 5 sdb")
+    assert LedReader(tmp_path / "state").lit(NOW) == []

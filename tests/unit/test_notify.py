@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from nastui.config.schema import AlertsConfig, EmailConfig, Security
+from nastui.config.alerting import EmailConfig, Security
+from nastui.config.schema import AlertsConfig
 from nastui.model import Notice, NoticeKind
 from nastui.notify import (
     EmailNotifier,

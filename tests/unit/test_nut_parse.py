@@ -14,7 +14,7 @@ from nastui.collectors.nut_parse import (
     ups_from_vars,
 )
 from nastui.config import ConfigError, parse_config
-from nastui.config.schema import UpsConfig
+from nastui.config.remote import UpsConfig
 from nastui.config.validate_ups import parse_target
 from nastui.model import UpsStatus
 

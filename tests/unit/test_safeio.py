@@ -161,6 +161,34 @@ def test_write_atomic_in_place_only_where_no_file_can_be_created(
     assert target.read_text() == "new"
 
 
+def test_write_atomic_new_never_replaces_anything(tmp_path: Path) -> None:
+    target = tmp_path / "run.json"
+    write_atomic(target, "first", 0o640, new=True)
+    assert target.read_text() == "first" and target.stat().st_mode & 0o777 == 0o640
+    (tmp_path / "dangling").symlink_to(tmp_path / "nowhere")
+    for taken in (target, tmp_path / "dangling"):
+        with pytest.raises(FileExistsError):
+            write_atomic(taken, "second", new=True)
+    assert target.read_text() == "first" and not (tmp_path / "nowhere").exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dangling", "run.json"]
+
+
+def test_write_atomic_new_without_hard_links_creates_the_file_exclusively(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_links(*_: object) -> None:
+        raise OSError(1, "Operation not permitted")  # EPERM: FAT, some FUSE mounts
+
+    monkeypatch.setattr("os.link", no_links)
+    write_atomic(tmp_path / "run.json", "first", 0o640, new=True)
+    assert (tmp_path / "run.json").read_text() == "first"
+    assert (tmp_path / "run.json").stat().st_mode & 0o777 == 0o640
+    with pytest.raises(FileExistsError):
+        write_atomic(tmp_path / "run.json", "second", new=True)
+    assert (tmp_path / "run.json").read_text() == "first"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["run.json"]
+
+
 def test_read_input_bounded_takes_a_pipe_but_not_a_device(tmp_path: Path) -> None:
     read_end, write_end = os.pipe()
     os.write(write_end, b"report")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from nastui.collectors.latest import LatestError, read_latest
-from nastui.config.schema import EmailConfig
+from nastui.config.alerting import EmailConfig
 from nastui.notify import EmailNotifier, NotifyError
 
 

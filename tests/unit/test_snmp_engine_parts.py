@@ -21,7 +21,7 @@ from nastui.collectors.snmp_target import (
     target_for,
     timeout_message,
 )
-from nastui.config.schema import HostConfig
+from nastui.config.remote import HostConfig
 
 A = (1, 3, 6, 1, 2, 1, 1)
 B = (1, 3, 6, 1, 2, 1, 25)

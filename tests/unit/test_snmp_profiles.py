@@ -14,7 +14,7 @@ from nastui.collectors.snmp_profiles import (
     truenas,
     ups,
 )
-from nastui.config.schema import SnmpProfile
+from nastui.config.remote import SnmpProfile
 from nastui.model import (
     UNASSESSED,
     Health,

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from nastui.collectors.snmp_profiles import PROFILES
 from nastui.collectors.snmp_profiles.base import Oid, Profile, SnmpValue, Walk
-from nastui.config.schema import SnmpProfile
+from nastui.config.remote import SnmpProfile
 from nastui.model import HostSnapshot
 from tests.snmprec import fixture
 

@@ -6,6 +6,7 @@ known: one CRITICAL line naming them, whatever the release's words."""
 from __future__ import annotations
 
 import asyncio
+import gzip
 import os
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from hypothesis import strategies as st
 from nastui.collectors.pools import PoolCollector, PoolReport
 from nastui.collectors.zfs import collector as zfs
 from nastui.collectors.zfs.known import UNNAMED, KnownPools, cache_pools, packed_names
+from nastui.collectors.zfs.nvlist import packed_string
 from nastui.history.db import History
 from nastui.model import (
     CollectorMode,
@@ -34,6 +36,10 @@ from tests.zfswords import capture
 CACHE = FIXTURES / "zpool/cache"
 NATIVE = (CACHE / "zpool.cache__tank_backup__native").read_bytes()
 XDR = (CACHE / "zpool.cache__tank_backup__xdr").read_bytes()
+# label 0 of a whole-disk vdev's partition, as OpenZFS 2.3.2 wrote it (tests/fixtures/zpool/
+# PROVENANCE.md); its nvlist is 16 KiB in, XDR-encoded
+LABEL = gzip.decompress((FIXTURES / "zpool/lab/vdev_label_0__2.3.2_labz.bin.gz").read_bytes())
+LABEL_LIST = LABEL[16 * 1024 : 128 * 1024 - 40]
 MDSTAT = (
     "Personalities : [raid1]\nmd0 : active raid1 sdb2[1] sdd3[0]\n"
     "      1046528 blocks super 1.2 [2/2] [UU]\n\nunused devices: <none>\n"
@@ -87,6 +93,35 @@ def test_any_bytes_give_names_or_a_parse_error(data: bytes) -> None:
     except ParseError:
         return
     assert all(isinstance(n, str) for n in names)
+
+
+def test_a_labels_strings() -> None:
+    assert packed_string(LABEL_LIST, "name", "label") == "labz"
+    assert packed_string(LABEL_LIST, "hostname", "label") == "nastui-lab"
+    assert packed_string(LABEL_LIST, "comment", "label") is None  # none in this pool
+    assert packed_string(LABEL_LIST, "txg", "label") is None  # a number, not a string
+    assert packed_string(XDR, "tank", "cache") is None  # an nvlist
+
+
+def test_strings_are_read_from_xdr_lists_only() -> None:
+    with pytest.raises(ParseError, match="not an XDR-encoded nvlist"):
+        packed_string(NATIVE, "tank", "cache")
+
+
+@pytest.mark.parametrize("cut", [0, 12, 40, 60, 75])
+def test_a_cut_label_list_raises_parse_error(cut: int) -> None:
+    with pytest.raises(ParseError):
+        packed_string(LABEL_LIST[:cut], "name", "label")
+
+
+@given(st.binary(max_size=300), st.integers(0, 60))
+def test_any_bytes_give_a_string_none_or_a_parse_error(noise: bytes, keep: int) -> None:
+    for data in (noise, LABEL_LIST[:keep] + noise):
+        try:
+            name = packed_string(data, "name", "label")
+        except ParseError:
+            continue
+        assert name is None or isinstance(name, str)
 
 
 def test_cache_file_readings(tmp_path: Path) -> None:

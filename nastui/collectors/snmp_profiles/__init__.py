@@ -9,7 +9,7 @@ from collections.abc import Mapping
 
 from nastui.collectors.snmp_profiles import apc, nastui, netsnmp, qnap, synology, truenas, ups
 from nastui.collectors.snmp_profiles.base import Profile
-from nastui.config.schema import SnmpProfile
+from nastui.config.remote import SnmpProfile
 
 PROFILES: Mapping[SnmpProfile, Profile] = {
     SnmpProfile.NET_SNMP: netsnmp.PROFILE,

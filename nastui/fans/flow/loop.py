@@ -23,7 +23,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from nastui.config import Config, ConfigError, FanConfig, FanDriver, load_config
+from nastui.config import Config, ConfigError, load_config
+from nastui.config.fancontrol import FanConfig, FanDriver
 from nastui.daemonlog import Log
 from nastui.fans.flow.reads import BoundedReader, Stall
 from nastui.fans.flow.rescue import within

@@ -31,7 +31,8 @@ from pathlib import Path
 from typing import TypeVar
 
 from nastui.collectors import runner
-from nastui.config import Config, ConfigError, FanConfig, FanDriver, load_config
+from nastui.config import Config, ConfigError, load_config
+from nastui.config.fancontrol import FanConfig, FanDriver
 from nastui.config.loader import MAX_FILE_BYTES
 from nastui.daemonlog import Log
 from nastui.fans.io import DriverError, FanWriter, argv

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from nastui.collectors import hwmon_fans, runner
-from nastui.config import FanConfig, FanDriver
+from nastui.config.fancontrol import FanConfig, FanDriver
 from nastui.config.validate_fans import DEFAULT_CURVE
 from nastui.daemonlog import Repeats
 from nastui.fans.io import (

@@ -28,7 +28,7 @@ from nastui.swap.logic.codec import failed_serials
 from nastui.swap.logic.hands import SwapHands
 from nastui.swap.logic.names import Op, OpKind, Stage, stable_disk
 from nastui.swap.logic.plan import Needs, Sectors, SwapPlan, make_plan
-from nastui.swap.logic.state import DriveRef, Swap, SwapPhase, advance
+from nastui.swap.logic.state import DriveRef, Swap, SwapPhase, advance, led_wanted
 
 
 @dataclass
@@ -74,19 +74,52 @@ async def _locate(box: Box, swap: Swap, on: bool) -> LocateResult | None:
             where = swap.old.bay if swap.old.bay is not None else drive.dev
             return dataclasses.replace(
                 result,
+                ok=False,
                 message=f"no locate LED answers for {drive.dev}: `nastui locate {where}` "
                 "blinks its activity light while it runs",
             )
         return result
-    if swap.old.bay is not None:
-        return await locator.locate(swap.old.bay, on)
-    return None
+    if swap.old.bay is None:
+        return None
+    result = await locator.locate(swap.old.bay, on)
+    if isinstance(locator, LadderLocator) and result.ok and not on:
+        locator.forget(swap.old.key)  # put out through the drive now in the bay: the same LED
+    return result
 
 
-async def locate(box: Box, swap: Swap, on: bool) -> str:
-    """Switch the old drive's bay LED; one line saying what happened."""
+async def switch_led(box: Box, swap: Swap, on: bool, why: str = "") -> Swap:
+    """The swap with the old drive's bay LED switched and the line saying what happened among
+    its events (`why` first). Fails safe: a switch that fails is said, never raised, and the
+    swap goes on; an LED that may be left lit says how to put it out."""
     result = await _locate(box, swap, on)
-    return result.message if result is not None else "no bay to light"
+    if result is None:
+        return dataclasses.replace(swap, led=False).note(box.now, why + "no bay to light")
+    line = why + result.message
+    if not on and not result.ok:
+        line += "; the LED may be left lit: " + _put_out(swap.old)
+    elif on and result.ok and swap.in_place:
+        line += "; it stays lit when the swap is over: " + _put_out(swap.old)
+    return dataclasses.replace(swap, led=on and result.ok).note(box.now, line)
+
+
+def _put_out(old: DriveRef) -> str:
+    """How the operator puts out the LED of the old drive's bay when the swap may leave it lit."""
+    where = old.bay if old.bay is not None else old.serial or old.dev
+    return f"`nastui locate {where} --off` puts it out (on a real enclosure, once a drive is in it)"
+
+
+async def follow_led(box: Box, before: Swap, after: Swap) -> Swap:
+    """`after` with its bay LED as `led_wanted` says, switched only when that changed since
+    `before` (or a lit LED is no longer wanted), so each poll does not switch it again."""
+    wanted = led_wanted(after)
+    if wanted and not led_wanted(before):
+        if after.in_place:
+            return await switch_led(box, after, True, "now pull the old drive: ")
+        return await switch_led(box, after, True, "the new drive is out again: ")
+    if not wanted and after.led:
+        why = "the new drive is in: " if after.phase is SwapPhase.INSERTED else ""
+        return await switch_led(box, after, False, why)
+    return after
 
 
 def new_swap(box: Box, plan: SwapPlan) -> Swap:
@@ -150,8 +183,8 @@ def _needs_from(swap: Swap, box: Box) -> Needs:
 
 
 async def follow(box: Box, swap: Swap) -> Swap:
-    """The swap advanced by the snapshot: new drive checked when it appears; LED and log
-    handled when it is done."""
+    """The swap advanced by the snapshot: new drive checked when it appears; the bay bound
+    to it when it is done; the LED as `led_wanted` says."""
     moved = swap
     for _ in range(len(SwapPhase)):  # a pull and an insert can both show in one snapshot
         step = advance(moved, box.snapshot)
@@ -162,11 +195,7 @@ async def follow(box: Box, swap: Swap) -> Swap:
         moved = await check(box, moved)
     if moved.phase is SwapPhase.DONE and swap.phase is not SwapPhase.DONE:
         moved = moved.note(box.now, rebind_bay(box, moved))
-        if moved.in_place:
-            moved = moved.note(box.now, "now pull the old drive: " + await locate(box, moved, True))
-        else:
-            moved = moved.note(box.now, await locate(box, moved, False))
-    return moved
+    return await follow_led(box, swap, moved)
 
 
 def rebind_bay(box: Box, swap: Swap) -> str:

@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from nastui.swap.flow.box import Box, execute, follow, locate, new_swap, replace_ops
+from nastui.swap.flow.box import Box, execute, follow, new_swap, replace_ops, switch_led
 from nastui.swap.io.store import SwapBusy, SwapLock
 from nastui.swap.logic.names import Stage
 from nastui.swap.logic.state import Swap, SwapPhase
@@ -117,7 +117,7 @@ async def _start(box: Box, target: str, in_place: bool | None, held: SwapLock) -
         )
         return out
     if not swap.in_place:
-        swap = swap.note(box.now, await locate(box, swap, True))
+        swap = await switch_led(box, swap, True)
     swap = await follow(box, swap.to(SwapPhase.PREPARED, box.now, "prepared"))
     box.store.save(swap)
     out.swap = swap
@@ -249,7 +249,8 @@ async def _burnin(box: Box, serial: str, tool: str, timeout: float) -> Outcome:
 
 
 async def abort(box: Box) -> Outcome:
-    """Stop following the swap: LED off, logged as aborted; the pool is left as it is."""
+    """Stop following the swap: the LED it lit put out (or said to be left lit, and how to put
+    it out), logged as aborted; the pool is left as it is."""
     try:
         async with _holding(box, "aborting the swap"):
             return await _abort(box)
@@ -261,9 +262,13 @@ async def _abort(box: Box) -> Outcome:
     swap = box.store.load()
     if swap is None or not swap.active:
         return Outcome(None, notes=["no swap in progress"])
-    note = await locate(box, swap, False)
+    if swap.led:
+        swap = await switch_led(box, swap, False)
+        note = swap.events[-1][1]
+    else:
+        note = "no locate LED lit by the swap"
     running = swap.phase in (SwapPhase.REPLACING, SwapPhase.REBUILDING)
-    swap = swap.to(SwapPhase.ABORTED, box.now, "aborted; " + note)
+    swap = swap.to(SwapPhase.ABORTED, box.now, "aborted")
     box.store.finish(swap)
     notes = [f"swap aborted: {note}"]
     if running:

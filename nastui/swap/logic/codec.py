@@ -53,6 +53,18 @@ def _progress(data: Any) -> Progress | None:
     return Progress(**data) if isinstance(data, dict) else None
 
 
+_LIT_BEFORE = ("prepared", "pulled", "inserted", "replacing", "rebuilding")
+
+
+def _led(body: dict[str, Any]) -> bool:
+    """Whether the swap holds its bay's LED lit; a file from before nastui kept it: as that
+    nastui did (lit from the start of a pull-first swap until it was done)."""
+    led = body.get("led")
+    if isinstance(led, bool):
+        return led
+    return not body.get("in_place") and body.get("phase") in _LIT_BEFORE
+
+
 def decode_swap(text: str) -> Swap | None:
     """The swap in swap.json's text; None for no swap or a file that is not one."""
     try:
@@ -90,6 +102,7 @@ def decode_swap(text: str) -> Swap | None:
             rebuild_estimate_s=body.get("rebuild_estimate_s"),
             events=tuple((float(t), str(x)) for t, x in body.get("events", ())),
             burnin=body.get("burnin") if isinstance(body.get("burnin"), str) else None,
+            led=_led(body),
         )
     except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
         return None  # RecursionError: json nested deeper than the stack

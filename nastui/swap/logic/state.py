@@ -97,6 +97,8 @@ class Swap:
         events: (time, text) lines, oldest first.
         burnin: the new drive's burn-in, when one ran: "passed: ..." or "!failed: ..." (a
             failed one blocks the replace, like a finding); cleared with the new drive.
+        led: the swap lit the bay's locate LED and has not put it out since (`led_wanted`
+            says when it should be lit).
     """
 
     host: str
@@ -123,6 +125,7 @@ class Swap:
     rebuild_estimate_s: float | None = None
     events: tuple[tuple[float, str], ...] = ()
     burnin: str | None = None
+    led: bool = False
 
     @property
     def active(self) -> bool:
@@ -142,6 +145,17 @@ class Swap:
     def to(self, phase: SwapPhase, at: float, text: str) -> Swap:
         """This swap moved to `phase`, with the event."""
         return dataclasses.replace(self, phase=phase).note(at, text)
+
+
+def led_wanted(swap: Swap) -> bool:
+    """Whether the old drive's bay LED should be lit now: from the moment the operator is told
+    to pull until a new drive is found (the operator, drive in hand, looks for the bay to
+    fill), again if that drive is taken out; in place, once the rebuild is done, to show which
+    drive to pull. Out at every other time: a locate LED on a drive being rebuilt onto says
+    "pull me" of the one drive that must stay."""
+    if swap.in_place:
+        return swap.phase is SwapPhase.DONE
+    return swap.phase in (SwapPhase.PREPARED, SwapPhase.PULLED)
 
 
 def _present_keys(snapshot: HostSnapshot) -> set[str]:

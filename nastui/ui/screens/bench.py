@@ -333,7 +333,7 @@ class BenchScreen(NasScreen):
         """Saved runs and this session's, oldest first, each once."""
         saved = store.list_runs(self.source.runs_dir) if self.source.runs_dir else []
         by_id = {r.run_id: r for r in [*saved, *self.runs]}
-        return sorted(by_id.values(), key=lambda r: (r.started_at, r.run_id))
+        return sorted(by_id.values(), key=store.run_order)
 
     def action_compare(self) -> None:
         """Compare runs."""
