@@ -41,6 +41,7 @@ from nastui.safeio import MIB, read_text_bounded
 MAPS_LIMIT = 32 * MIB  # 65530 mappings (vm.max_map_count) of ~100 bytes fit easily
 _KCMP = {"x86_64": 312, "aarch64": 272, "riscv64": 272, "i686": 349, "armv7l": 378}
 KCMP_FILES, KCMP_FS = 2, 3
+PF_KTHREAD = 0x00200000  # include/linux/sched.h
 
 
 def devno(raw: int) -> str:
@@ -110,20 +111,37 @@ def parse_stat_ids(text: str) -> tuple[int, int] | None:
     return int(fields[1]), int(fields[3])
 
 
-def ours(proc: Path, pid: int, pids: list[str]) -> frozenset[int]:
-    """`pid` and its tools: nastui starts each program in a session of its own
-    (`nastui.collectors.runner`), so a process in a session led by a child of `pid` is one
-    of its tools (fio, dd, blkid) or theirs. Other children (a test's helpers) are not."""
-    ids: dict[int, tuple[int, int]] = {}
+def parse_stat_flags(text: str) -> int | None:
+    """The task's flags from /proc/PID/stat (`PF_KTHREAD`: a kernel thread).
+
+    # Sample: 2 (kthreadd) S 0 0 0 0 -1 2129984 0 0 ...
+    """
+    fields = text[text.rfind(")") + 2 :].split()
+    return int(fields[6]) if len(fields) > 6 and fields[6].isdigit() else None
+
+
+def read_stats(proc: Path | str, pids: list[str]) -> dict[int, str]:
+    """/proc/PID/stat of each process that is still there."""
+    found = {}
     for other in pids:
-        try:
-            found = parse_stat_ids(read_text_bounded(f"{proc}/{other}/stat", 4096))
-        except OSError:
-            continue
-        if found is not None:
-            ids[int(other)] = found
+        with contextlib.suppress(OSError):
+            found[int(other)] = read_text_bounded(f"{proc}/{other}/stat", 4096)
+    return found
+
+
+def ours(pid: int, stats: dict[int, str]) -> frozenset[int]:
+    """`pid` and its tools, among the processes whose /proc/PID/stat is `stats`: nastui starts
+    each program in a session of its own (`nastui.collectors.runner`), so a process in a
+    session led by a child of `pid` is one of its tools (fio, dd, blkid) or theirs. Other
+    children (a test's helpers) are not."""
+    ids = {p: found for p, text in stats.items() if (found := parse_stat_ids(text)) is not None}
     leaders = {p for p, (parent, session) in ids.items() if parent == pid and session == p}
     return frozenset({pid} | {p for p, (_, session) in ids.items() if session in leaders})
+
+
+def kernel_threads(stats: dict[int, str]) -> frozenset[int]:
+    """The kernel threads among the processes whose /proc/PID/stat is `stats`."""
+    return frozenset(p for p, text in stats.items() if (parse_stat_flags(text) or 0) & PF_KTHREAD)
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,6 +250,8 @@ class _Scan:
     proc: str
     kcmp: _Kcmp
     wanted: Wanted = everything
+    kernel: frozenset[int] = frozenset()  # kernel threads (PF_KTHREAD)
+    shared: dict[int, int] = field(default_factory=dict)  # kcmp kind -> a kernel thread's task
     out: ProcessUses = field(default_factory=ProcessUses)
     mapped: dict[tuple[str, int], Node | None] = field(default_factory=dict)
     by_line: dict[tuple[str, str], Node | None] = field(default_factory=dict)  # None: unwanted
@@ -351,9 +371,27 @@ class _Scan:
             return
         files = set(_distinct(tasks, KCMP_FILES, self.kcmp))
         dirs = set(_distinct(tasks, KCMP_FS, self.kcmp))
+        kernel = pid in self.kernel
+        if kernel:
+            files = {tid for tid in files if not self.seen_in_kernel(tid, KCMP_FILES)}
+            dirs = {tid for tid in dirs if not self.seen_in_kernel(tid, KCMP_FS)}
         for tid in tasks:
             self.task(pid, tid, label.thread(tid), tid in files, tid in dirs)
-        self.maps(pid, label)
+        # A kernel thread's maps are always empty (get_task_mm gives a PF_KTHREAD task no mm,
+        # even one borrowing a process's); a task loses the flag only by exec (an old
+        # kernel's helper), and its stat says so from then on: a process that had a mapping
+        # when the look began is read as what it is.
+        if not kernel:
+            self.maps(pid, label)
+
+    def seen_in_kernel(self, tid: int, kind: int) -> bool:
+        """Whether kernel thread `tid` shares its table (`kind`) with the first kernel thread
+        met in this look, whose table is looked at: kthreadd starts them all sharing its
+        descriptors and directories (CLONE_FILES, CLONE_FS), about 60 of this box's 80
+        processes. The first is kept as the one to compare with; kcmp answers for the
+        table as it is now, as it does for a process's threads."""
+        first = self.shared.setdefault(kind, tid)
+        return first != tid and self.kcmp.same(first, tid, kind) is True
 
 
 def read_only(fdinfo: Path | str) -> bool:
@@ -395,8 +433,9 @@ def process_uses(
     for it). Only what is built from each stat is cut down, by `wanted`.
     """
     pids = [p for p in _names(proc) if p.isdigit()]
-    skip = ours(proc, os.getpid() if own is None else own, pids)
-    scan = _Scan(str(proc), _Kcmp(), wanted)
+    stats = read_stats(proc, pids)
+    skip = ours(os.getpid() if own is None else own, stats)
+    scan = _Scan(str(proc), _Kcmp(), wanted, kernel_threads(stats))
     for pid in pids:
         if int(pid) not in skip:
             scan.process(int(pid))

@@ -13,9 +13,11 @@
    measured in the same run: the bare walk a look cannot do without (every task's descriptor
    directory listed and each descriptor stat'ed, nothing else); a look's cost is printed as a
    ratio to it, which holds across loads and machines better than milliseconds do. Measured
-   here (2 cores, 80-85 processes, load 1.6-1.9), this script run against main and then
-   against the tree that cut the watch's cost: the watch 9.4-9.5 % of a core -> 3.3-3.6 %,
-   a look 47-49 ms -> 14-18 ms of CPU, 33-37x the walk -> 11-15x (the walk: 1.2-1.4 ms).
+   here (2 cores, 73-83 processes of which about 60 kernel threads, load 1.4-2.0), this
+   script run against main and then against the tree that cut the watch's cost, twice: the
+   watch 8.5-8.8 % of a core -> 2.9 %, a look in the watch 42-44 ms -> 14.5 ms of CPU
+   (45-55x the walk -> 12-13x; the walk 0.8-1.2 ms). Busier (85-95 processes, load 2-4)
+   the watch took 3.3-3.6 % against main's 9.4-10.8 %.
 """
 
 from __future__ import annotations

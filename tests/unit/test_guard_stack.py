@@ -415,3 +415,35 @@ def test_tasks_sharing_a_table_are_looked_at_once_and_all_when_kcmp_cannot_tell(
     assert refusing.asked == 1  # not asked again once it could not tell
     late = FakeKcmp(frozenset({4}))
     assert procuse._distinct([1, 2, 3, 4, 5], procuse.KCMP_FILES, late) == [1, 4, 5]
+
+
+def test_kernel_threads_sharing_kthreadds_tables_are_looked_at_once_and_have_no_maps(
+    tmp_path: Path,
+) -> None:
+    """Kernel threads (PF_KTHREAD in /proc/PID/stat) share kthreadd's descriptor table and
+    directories: the first one met is looked at, the others only when kcmp says their table
+    is another; a kernel thread's maps are not read (the kernel gives it none)."""
+    target = tmp_path / "t.img"
+    target.write_bytes(b"")
+    proc = tmp_path / "proc"
+    for pid in (2, 3, 4, 5):
+        fake_process(proc, pid, {"0": target}, tmp_path)
+        flags = procuse.PF_KTHREAD if pid != 5 else 0
+        (proc / str(pid) / "stat").write_text(f"{pid} (k {pid}) S 0 0 0 0 -1 {flags} 0 0\n")
+        st = target.stat()
+        dev = f"{os.major(st.st_dev):02x}:{os.minor(st.st_dev):02x}"
+        (proc / str(pid) / "maps").write_text(f"7f00-7f01 rw-s 0 {dev} {st.st_ino} {target}\n")
+    stats = procuse.read_stats(proc, ["2", "3", "4", "5"])
+    assert procuse.kernel_threads(stats) == {2, 3, 4}
+    kcmp = FakeKcmp(frozenset({4}))  # 2 and 3 share a table (<= 3); 4 cannot be told
+    scan = procuse._Scan(str(proc), kcmp, procuse.everything, procuse.kernel_threads(stats))
+    for pid in (2, 3, 4, 5):
+        scan.process(pid)
+    node = File(devno(target.stat().st_dev), target.stat().st_ino)
+    whats = sorted(u.what for u in scan.out.uses if u.span.node == node)
+    assert whats == [
+        "mapped by pid 5 (fake)",
+        "open by pid 2 (fake)",
+        "open by pid 4 (fake)",
+        "open by pid 5 (fake)",
+    ]
