@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+import stat
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -157,6 +158,16 @@ def opened(path: str | Path, mode: str = "O_RDWR") -> contextlib.AbstractContext
     """Another process with `path` open in `mode` ("O_RDWR", "O_RDONLY | os.O_EXCL")."""
     return helper(
         f"import os, time\nos.open({str(path)!r}, os.{mode})\n"
+        "print('ready', flush=True)\ntime.sleep(600)\n"
+    )
+
+
+def opened_by_own_node(device: str, node: Path) -> contextlib.AbstractContextManager[int]:
+    """Another process with `device` open read-write through a node of its own (made with
+    mknod at `node`, removed once opened): nothing under /dev names its use."""
+    os.mknod(node, 0o600 | stat.S_IFBLK, Path(device).stat().st_rdev)
+    return helper(
+        f"import os, time\nos.open({str(node)!r}, os.O_RDWR)\nos.unlink({str(node)!r})\n"
         "print('ready', flush=True)\ntime.sleep(600)\n"
     )
 

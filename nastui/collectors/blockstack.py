@@ -33,7 +33,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from nastui.collectors.procuse import devno, node_of, process_uses
+from nastui.collectors.procuse import devno, everything, node_of, process_uses
 from nastui.collectors.sysfs import (
     TABLE_LIMIT,
     Mount,
@@ -60,6 +60,7 @@ from nastui.core.footprint import (
     holder_key,
     loop_key,
     loop_lowers,
+    relevant,
     texts,
     windows,
 )
@@ -95,7 +96,7 @@ def is_real_root(root: Path) -> bool:
 
 def _names(directory: Path) -> list[str]:
     try:
-        return sorted(p.name for p in directory.iterdir())
+        return sorted(os.listdir(directory))  # noqa: PTH208 (no Path for each name)
     except OSError:
         return []
 
@@ -179,6 +180,11 @@ def _partitions(view: _View, name: str, numbers: dict[str, str]) -> Iterator[tup
     """(partition, its link to disk `name`) for each partition of it."""
     block = view.root / "sys/class/block"
     for child in _names(block / name):
+        # A partition is a block device of its own, so in /sys/class/block, and the kernel
+        # names it after its disk (sda1, nvme0n1p1): the disk's attributes (size, queue,
+        # holders...) are passed over without a stat each (most of a look at the devices).
+        if child not in numbers and not child.startswith(name):
+            continue
         part = block / name / child
         if not (part / "partition").exists():
             continue
@@ -278,15 +284,18 @@ def every_mount(view: _View, own: str) -> Iterator[tuple[Mount, str]]:
     seen = set()
     with contextlib.suppress(OSError):
         seen.add(Path("/proc/self/ns/mnt").stat().st_ino)
-    for pid in _names(view.root / "proc"):
+    proc = view.root / "proc"
+    for pid in _names(proc):
+        if not pid.isdigit():
+            continue
         try:
-            namespace = (view.root / "proc" / pid / "ns/mnt").stat().st_ino
+            namespace = os.stat(f"{proc}/{pid}/ns/mnt").st_ino  # noqa: PTH116 (every process)
         except OSError:
             continue
-        if pid.isdigit() and namespace not in seen:
+        if namespace not in seen:
             seen.add(namespace)
             where = f" in the mount namespace of pid {pid}"
-            for mount in parse_mountinfo(read_table(view.root / "proc" / pid / "mountinfo")):
+            for mount in parse_mountinfo(read_table(proc / pid / "mountinfo")):
                 yield mount, where
 
 
@@ -351,9 +360,13 @@ class Seen:
     unread: tuple[str, ...] = ()
 
 
-def read_stack(root: Path, *, real: bool, own: int | None = None) -> Seen:
+def read_stack(
+    root: Path, *, real: bool, own: int | None = None, target: str | None = None
+) -> Seen:
     """The block stack under `root` (see the module docstring); processes only when `real`,
-    leaving out `own` (default: this process) and its children."""
+    leaving out `own` (default: this process) and its children. With a `target` (a device
+    number), only the processes' uses that can matter to its verdict are kept
+    (`nastui.core.footprint.relevant`); without, all of them."""
     view = _View(root, real)
     devices, names = read_devices(view)
     table = read_text(root / "proc/self/mountinfo", TABLE_LIMIT)
@@ -367,7 +380,10 @@ def read_stack(root: Path, *, real: bool, own: int | None = None) -> Seen:
             names.setdefault(use.span.node, path)
     unseen: tuple[str, ...] = ()
     if real:
-        procs = process_uses(root / "proc", own)
+        wanted = everything
+        if target is not None:
+            wanted = relevant(Stack(devices, filesystems), target)
+        procs = process_uses(root / "proc", own, wanted)
         uses += procs.uses
         names = {**procs.names, **names}
         unseen = tuple(procs.unseen)
@@ -422,7 +438,7 @@ def shortened(reasons: tuple[str, ...]) -> tuple[str, ...]:
 
 def inspect(root: Path, number: str, *, real: bool, own: int | None = None) -> Verdict:
     """The footprint of device `number` and its conflicts, read under `root`."""
-    seen = read_stack(root, real=real, own=own)
+    seen = read_stack(root, real=real, own=own, target=number)
     stack = seen.stack
     if real:
         stack = stack.with_uses(claims(stack, number))

@@ -16,16 +16,22 @@ For every process but nastui's own and its tools (fio, dd, the write-sync-close 
 A block device opened or mapped is a use of that device (a mapping: of its mapped bytes); a
 file or directory is a use of that file. Processes that cannot be looked at (another user's,
 without root) are named, so that the guard refuses rather than miss them.
+
+The watch runs this over every process every half second while a benchmark writes, so the
+scan spells /proc paths as strings and calls `os` directly (pathlib's objects were most of a
+look's time), and builds a `Use` only for the nodes the caller wants (`wanted`): the stat of
+every descriptor, directory and mapping stays (see `process_uses`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
+import errno
 import os
 import platform
 import stat
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,6 +41,7 @@ from nastui.safeio import MIB, read_text_bounded
 MAPS_LIMIT = 32 * MIB  # 65530 mappings (vm.max_map_count) of ~100 bytes fit easily
 _KCMP = {"x86_64": 312, "aarch64": 272, "riscv64": 272, "i686": 349, "armv7l": 378}
 KCMP_FILES, KCMP_FS = 2, 3
+PF_KTHREAD = 0x00200000  # include/linux/sched.h
 
 
 def devno(raw: int) -> str:
@@ -51,9 +58,9 @@ def node_of(st: os.stat_result) -> Node | None:
     return None
 
 
-def _names(directory: Path) -> list[str]:
+def _names(directory: Path | str) -> list[str]:
     try:
-        return [p.name for p in directory.iterdir()]
+        return os.listdir(directory)  # noqa: PTH208 (strings: see the module docstring)
     except OSError:
         return []
 
@@ -73,10 +80,22 @@ class _Kcmp:
 
 
 def _distinct(tasks: list[int], kind: int, kcmp: _Kcmp) -> list[int]:
-    """One task per distinct table (all of them when kcmp cannot tell)."""
+    """One task per distinct table; from the first time kcmp cannot tell (a process that
+    refuses us: a sandbox's process 1 with 13 threads cost 156 refused calls a look), every
+    task left is kept without asking again: keeping one only means looking at it."""
     kept: list[int] = []
+    asking = True
     for tid in tasks:
-        if not any(kcmp.same(rep, tid, kind) is True for rep in kept):
+        shared = False
+        for rep in kept if asking else []:
+            answer = kcmp.same(rep, tid, kind)
+            if answer is None:
+                asking = False
+                break
+            if answer:
+                shared = True
+                break
+        if not shared:
             kept.append(tid)
     return kept
 
@@ -92,20 +111,37 @@ def parse_stat_ids(text: str) -> tuple[int, int] | None:
     return int(fields[1]), int(fields[3])
 
 
-def ours(proc: Path, pid: int, pids: list[str]) -> frozenset[int]:
-    """`pid` and its tools: nastui starts each program in a session of its own
-    (`nastui.collectors.runner`), so a process in a session led by a child of `pid` is one
-    of its tools (fio, dd, blkid) or theirs. Other children (a test's helpers) are not."""
-    ids: dict[int, tuple[int, int]] = {}
+def parse_stat_flags(text: str) -> int | None:
+    """The task's flags from /proc/PID/stat (`PF_KTHREAD`: a kernel thread).
+
+    # Sample: 2 (kthreadd) S 0 0 0 0 -1 2129984 0 0 ...
+    """
+    fields = text[text.rfind(")") + 2 :].split()
+    return int(fields[6]) if len(fields) > 6 and fields[6].isdigit() else None
+
+
+def read_stats(proc: Path | str, pids: list[str]) -> dict[int, str]:
+    """/proc/PID/stat of each process that is still there."""
+    found = {}
     for other in pids:
-        try:
-            found = parse_stat_ids(read_text_bounded(proc / other / "stat", 4096))
-        except OSError:
-            continue
-        if found is not None:
-            ids[int(other)] = found
+        with contextlib.suppress(OSError):
+            found[int(other)] = read_text_bounded(f"{proc}/{other}/stat", 4096)
+    return found
+
+
+def ours(pid: int, stats: dict[int, str]) -> frozenset[int]:
+    """`pid` and its tools, among the processes whose /proc/PID/stat is `stats`: nastui starts
+    each program in a session of its own (`nastui.collectors.runner`), so a process in a
+    session led by a child of `pid` is one of its tools (fio, dd, blkid) or theirs. Other
+    children (a test's helpers) are not."""
+    ids = {p: found for p, text in stats.items() if (found := parse_stat_ids(text)) is not None}
     leaders = {p for p, (parent, session) in ids.items() if parent == pid and session == p}
     return frozenset({pid} | {p for p, (_, session) in ids.items() if session in leaders})
+
+
+def kernel_threads(stats: dict[int, str]) -> frozenset[int]:
+    """The kernel threads among the processes whose /proc/PID/stat is `stats`."""
+    return frozenset(p for p, text in stats.items() if (parse_stat_flags(text) or 0) & PF_KTHREAD)
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,29 +159,29 @@ class MapLine:
     path: str
 
 
+def _map_line(fields: list[str]) -> MapLine | None:
+    """A file mapping from a maps line split in at most 6 fields; None for anything else."""
+    if len(fields) < 5 or fields[4] == "0" or ":" in fields[0] or "-" not in fields[0]:
+        return None
+    try:
+        low, high = (int(x, 16) for x in fields[0].split("-", 1))
+        major, minor = (int(x, 16) for x in fields[3].split(":", 1))
+        return MapLine(
+            fields[0],
+            int(fields[2], 16),
+            high - low,
+            f"{major}:{minor}",
+            int(fields[4]),
+            fields[5].strip() if len(fields) > 5 else "",
+        )
+    except ValueError:
+        return None
+
+
 def parse_maps(text: str) -> list[MapLine]:
     """The file mappings of /proc/PID/maps (anonymous ones, inode 0, left out)."""
-    found = []
-    for line in text.splitlines():
-        fields = line.split(maxsplit=5)
-        if len(fields) < 5 or fields[4] == "0" or ":" in fields[0] or "-" not in fields[0]:
-            continue
-        try:
-            low, high = (int(x, 16) for x in fields[0].split("-", 1))
-            major, minor = (int(x, 16) for x in fields[3].split(":", 1))
-            found.append(
-                MapLine(
-                    fields[0],
-                    int(fields[2], 16),
-                    high - low,
-                    f"{major}:{minor}",
-                    int(fields[4]),
-                    fields[5].strip() if len(fields) > 5 else "",
-                )
-            )
-        except ValueError:
-            continue
-    return found
+    parsed = (_map_line(line.split(maxsplit=5)) for line in text.splitlines())
+    return [line for line in parsed if line is not None]
 
 
 def device_nodes(dev_dir: Path = Path("/dev")) -> dict[tuple[str, int], str]:
@@ -169,64 +205,120 @@ class ProcessUses:
     unseen: list[str] = field(default_factory=list)
 
 
+Wanted = Callable[[Node], bool]
+
+
+def everything(node: Node) -> bool:
+    """Every use is wanted (the whole picture)."""
+    return True
+
+
+class _Label:
+    """ "pid 4242 (comm)", or "pid 4242 (comm) in its thread 4250": /proc/PID/comm is read
+    only when a use is recorded (most processes use nothing a verdict can look at)."""
+
+    __slots__ = ("_comm", "base", "pid", "tid")
+
+    def __init__(self, base: str, pid: int, tid: int | None = None) -> None:
+        self.base, self.pid, self.tid = base, pid, tid
+        self._comm: list[str] = []  # shared by a process's threads: read once
+
+    def thread(self, tid: int) -> _Label:
+        """The label of the process's task `tid` (the process's own when `tid` is its pid)."""
+        if tid == self.pid:
+            return self
+        other = _Label(self.base, self.pid, tid)
+        other._comm = self._comm
+        return other
+
+    def __str__(self) -> str:
+        if not self._comm:
+            try:
+                comm = read_text_bounded(f"{self.base}/comm", 4096).strip()
+            except OSError:
+                comm = ""  # gone meanwhile
+            self._comm.append(comm or "?")
+        label = f"pid {self.pid} ({self._comm[0]})"
+        return label if self.tid is None else f"{label} in its thread {self.tid}"
+
+
 @dataclass(slots=True)
 class _Scan:
-    """One pass over /proc."""
+    """One pass over /proc, keeping the uses of nodes `wanted` says matter (a use of anything
+    else is not built, named or labelled: the stat that tells what it is stays)."""
 
-    proc: Path
+    proc: str
     kcmp: _Kcmp
+    wanted: Wanted = everything
+    kernel: frozenset[int] = frozenset()  # kernel threads (PF_KTHREAD)
+    shared: dict[int, int] = field(default_factory=dict)  # kcmp kind -> a kernel thread's task
     out: ProcessUses = field(default_factory=ProcessUses)
     mapped: dict[tuple[str, int], Node | None] = field(default_factory=dict)
+    by_line: dict[tuple[str, str], Node | None] = field(default_factory=dict)  # None: unwanted
     nodes: dict[tuple[str, int], str] | None = None
 
-    def add(
-        self, node: Node | None, key: str, what: str, name: str, span: Span | None = None
-    ) -> None:
+    def add(self, node: Node, key: str, what: str, name: str, span: Span | None = None) -> None:
         """A use of `node`; `name` names a file for messages ("/proc/..." links are read)."""
-        if node is None:
-            return
         self.out.uses.append(Use(span or Span(node), key, what))
         if isinstance(node, File) and node not in self.out.names:
             if name.startswith(f"{self.proc}/"):
-                name = _link(Path(name))
+                name = _link(name)
             if name:
                 self.out.names[node] = name.removesuffix(" (deleted)")
 
-    def entries(self, directory: Path) -> Iterator[tuple[str, os.stat_result]]:
-        """Each entry of a /proc fd directory and what it leads to (sockets, pipes left out)."""
+    def entries(self, directory: str) -> Iterator[tuple[str, str, os.stat_result]]:
+        """Each entry of a /proc fd directory (its name and path) and what it leads to
+        (sockets and pipes left out).
+
+        A descriptor refused with EACCES or EPERM ends the directory: /proc decides access to
+        a task's descriptors for the task as a whole (`proc_fd_access_allowed`, one ptrace
+        check), so every later one would be refused as well (a sandbox's process 1 here: ~270
+        descriptors in each of 13 threads, 3,500 refused stats a look, half a look's time).
+        Any other error (ENOENT: closed meanwhile) skips that descriptor only.
+        """
         try:
             with os.scandir(directory) as found:
                 for entry in found:
-                    with contextlib.suppress(OSError):
+                    try:
                         st = entry.stat()
-                        if not stat.S_ISSOCK(st.st_mode) and not stat.S_ISFIFO(st.st_mode):
-                            yield entry.path, st
+                    except OSError as exc:
+                        if exc.errno in (errno.EACCES, errno.EPERM):
+                            return
+                        continue
+                    if not stat.S_ISSOCK(st.st_mode) and not stat.S_ISFIFO(st.st_mode):
+                        yield entry.name, entry.path, st
         except OSError:
             return
 
-    def task(self, pid: int, tid: int, label: str, fds: bool, dirs: bool) -> None:
-        base = self.proc / str(pid) / "task" / str(tid)
+    def task(self, pid: int, tid: int, label: _Label, fds: bool, dirs: bool) -> None:
+        base = f"{self.proc}/{pid}/task/{tid}"
+        key = f"pid {pid}"
         if fds:
-            for entry, st in self.entries(base / "fd"):
+            for name, path, st in self.entries(f"{base}/fd"):
                 node = node_of(st)
-                if isinstance(node, Block) and read_only(base / "fdinfo" / Path(entry).name):
-                    self.out.uses.append(
-                        Use(Span(node), f"pid {pid}", f"open read-only by {label}", brief=True)
-                    )
+                if node is None or not self.wanted(node):
+                    continue
+                if isinstance(node, Block) and read_only(f"{base}/fdinfo/{name}"):
+                    what = f"open read-only by {label}"
+                    self.out.uses.append(Use(Span(node), key, what, brief=True))
                 else:
-                    self.add(node, f"pid {pid}", f"open by {label}", entry)
+                    self.add(node, key, f"open by {label}", path)
         if dirs:
             for which, what in (("cwd", "the working directory"), ("root", "the root directory")):
-                with contextlib.suppress(OSError):
-                    st = (base / which).stat()
-                    self.add(node_of(st), f"pid {pid}", f"{what} of {label}", str(base / which))
+                try:
+                    node = node_of(os.stat(f"{base}/{which}"))  # noqa: PTH116
+                except OSError:
+                    continue
+                if node is not None and self.wanted(node):
+                    self.add(node, key, f"{what} of {label}", f"{base}/{which}")
 
     def mapping(self, pid: int, line: MapLine) -> Node | None:
         key = (line.dev, line.ino)
         if key not in self.mapped:
             node: Node | None = None
             try:
-                node = node_of((self.proc / str(pid) / "map_files" / line.addresses).stat())
+                where = f"{self.proc}/{pid}/map_files/{line.addresses}"
+                node = node_of(os.stat(where))  # noqa: PTH116
             except OSError:
                 if self.nodes is None:
                     self.nodes = device_nodes()
@@ -235,43 +327,74 @@ class _Scan:
             self.mapped[key] = node
         return self.mapped[key]
 
-    def maps(self, pid: int, label: str) -> None:
+    def maps(self, pid: int, label: _Label) -> None:
         try:
-            text = read_text_bounded(self.proc / str(pid) / "maps", MAPS_LIMIT)
+            text = read_text_bounded(f"{self.proc}/{pid}/maps", MAPS_LIMIT)
         except OSError:
             return
+        done: set[tuple[str, str]] = set()  # files recorded, and what is not wanted
         files: set[Node] = set()
-        for line in parse_maps(text):
-            node = self.mapping(pid, line)
-            if isinstance(node, Block):
-                span = Span(node, line.offset, line.offset + line.length)
-                self.add(node, f"pid {pid}", f"mapped by {label}", line.path, span)
-            elif node is not None and node not in files:  # a file: once, whatever its ranges
+        for text_line in text.splitlines():  # a line is parsed only when it matters
+            fields = text_line.split(maxsplit=5)
+            if len(fields) < 5 or fields[4] == "0":
+                continue
+            raw = (fields[3], fields[4])
+            if raw in done:
+                continue
+            node = self.by_line.get(raw)
+            if raw not in self.by_line:
+                line = _map_line(fields)
+                if line is None:
+                    continue
+                node = self.mapping(pid, line)
+                node = self.by_line[raw] = node if node is not None and self.wanted(node) else None
+            if isinstance(node, Block):  # each range of a device counts by its bytes
+                line = _map_line(fields)
+                if line is not None:
+                    span = Span(node, line.offset, line.offset + line.length)
+                    self.add(node, f"pid {pid}", f"mapped by {label}", line.path, span)
+                continue
+            done.add(raw)  # a file: once, whatever its ranges
+            if node is not None and node not in files:
                 files.add(node)
-                self.add(node, f"pid {pid}", f"mapped by {label}", line.path)
+                path = fields[5].strip() if len(fields) > 5 else ""
+                self.add(node, f"pid {pid}", f"mapped by {label}", path)
 
     def process(self, pid: int) -> None:
-        base = self.proc / str(pid)
-        try:
-            comm = read_text_bounded(base / "comm", 4096).strip() or "?"
-        except OSError:
-            return  # gone
-        label = f"pid {pid} ({comm})"
+        base = f"{self.proc}/{pid}"
+        label = _Label(base, pid)
         tasks = sorted(
-            (int(t) for t in _names(base / "task") if t.isdigit()), key=lambda t: t != pid
+            (int(t) for t in _names(f"{base}/task") if t.isdigit()), key=lambda t: t != pid
         )
-        if not os.access(base / "fd", os.R_OK) and base.exists():
-            self.out.unseen.append(label)
+        if not os.access(f"{base}/fd", os.R_OK) and Path(base).exists():
+            self.out.unseen.append(str(label))
             return
         files = set(_distinct(tasks, KCMP_FILES, self.kcmp))
         dirs = set(_distinct(tasks, KCMP_FS, self.kcmp))
+        kernel = pid in self.kernel
+        if kernel:
+            files = {tid for tid in files if not self.seen_in_kernel(tid, KCMP_FILES)}
+            dirs = {tid for tid in dirs if not self.seen_in_kernel(tid, KCMP_FS)}
         for tid in tasks:
-            who = label if tid == pid else f"{label} in its thread {tid}"
-            self.task(pid, tid, who, tid in files, tid in dirs)
-        self.maps(pid, label)
+            self.task(pid, tid, label.thread(tid), tid in files, tid in dirs)
+        # A kernel thread's maps are always empty (get_task_mm gives a PF_KTHREAD task no mm,
+        # even one borrowing a process's); a task loses the flag only by exec (an old
+        # kernel's helper), and its stat says so from then on: a process that had a mapping
+        # when the look began is read as what it is.
+        if not kernel:
+            self.maps(pid, label)
+
+    def seen_in_kernel(self, tid: int, kind: int) -> bool:
+        """Whether kernel thread `tid` shares its table (`kind`) with the first kernel thread
+        met in this look, whose table is looked at: kthreadd starts them all sharing its
+        descriptors and directories (CLONE_FILES, CLONE_FS), about 60 of this box's 80
+        processes. The first is kept as the one to compare with; kcmp answers for the
+        table as it is now, as it does for a process's threads."""
+        first = self.shared.setdefault(kind, tid)
+        return first != tid and self.kcmp.same(first, tid, kind) is True
 
 
-def read_only(fdinfo: Path) -> bool:
+def read_only(fdinfo: Path | str) -> bool:
     """Whether a descriptor was opened read-only, from /proc/PID/fdinfo/N.
 
     # Sample: flags:\t0100000
@@ -289,18 +412,30 @@ def read_only(fdinfo: Path) -> bool:
     return False
 
 
-def _link(path: Path) -> str:
+def _link(path: str) -> str:
     try:
-        return str(path.readlink())
+        return os.readlink(path)  # noqa: PTH115
     except OSError:
         return ""
 
 
-def process_uses(proc: Path = Path("/proc"), own: int | None = None) -> ProcessUses:
-    """Every process's uses, but those of `own` (default: this process) and its children."""
+def process_uses(
+    proc: Path = Path("/proc"), own: int | None = None, wanted: Wanted = everything
+) -> ProcessUses:
+    """Every process's uses of the nodes `wanted` keeps (default: all of them), but those of
+    `own` (default: this process) and its children.
+
+    Every descriptor is looked at on every call, however many calls before saw the same
+    descriptor numbers: a number closed and opened again on another file leaves the listing
+    of /proc/PID/fd as it was, and /proc shows nothing (no generation, no time) that tells the
+    two apart; nor can a process be skipped because it has not run since (its descriptor
+    table may be shared with another process, CLONE_FILES, and io_uring workers open files
+    for it). Only what is built from each stat is cut down, by `wanted`.
+    """
     pids = [p for p in _names(proc) if p.isdigit()]
-    skip = ours(proc, os.getpid() if own is None else own, pids)
-    scan = _Scan(proc, _Kcmp())
+    stats = read_stats(proc, pids)
+    skip = ours(os.getpid() if own is None else own, stats)
+    scan = _Scan(str(proc), _Kcmp(), wanted, kernel_threads(stats))
     for pid in pids:
         if int(pid) not in skip:
             scan.process(int(pid))

@@ -380,6 +380,41 @@ def conflicts(stack: Stack, devno: str) -> tuple[Conflict, ...]:
     return tuple(dict.fromkeys(found))
 
 
+@dataclass(frozen=True, slots=True)
+class Relevant:
+    """Which uses `conflicts(stack, devno)` can look at, told from the node used, so that a
+    reader of every process's uses builds only those (`relevant`). A use of any other node is
+    never a conflict and never in one's words: `conflicts` reads the uses of the nodes the
+    footprint reaches, the uses of files whose filesystem lives on a device reached raw, and,
+    for its words, the uses of block devices (what uses the device whose link is a conflict).
+
+    Attributes:
+        files: the files the footprint reaches.
+        filesystems: the st_dev of every filesystem living on a device reached raw (a file
+            on one is a conflict whoever uses it).
+    """
+
+    files: frozenset[File]
+    filesystems: frozenset[str]
+
+    def __call__(self, node: Node) -> bool:
+        """Whether a use of `node` can matter: every block device, and those files."""
+        return isinstance(node, Block) or node in self.files or node.dev in self.filesystems
+
+
+def relevant(stack: Stack, devno: str) -> Relevant:
+    """The uses that can matter to `conflicts(stack, devno)`: the footprint depends on the
+    devices and filesystems only, never on the uses, so it is told before any is read."""
+    reached = footprint(stack, devno)
+    files = frozenset(r.span.node for r in reached if isinstance(r.span.node, File))
+    raw = {
+        r.span.node.devno for r in reached if isinstance(r.span.node, Block) and r.inside is None
+    }
+    on_raw = {dev for dev, fs in stack.filesystems.items() if raw & set(fs.devices or ())}
+    unlisted = {dev for dev in raw if dev not in stack.filesystems}  # see `filesystem_of`
+    return Relevant(files, frozenset(on_raw | unlisted))
+
+
 def texts(found: Iterable[Conflict]) -> tuple[str, ...]:
     """The reasons in words."""
     return tuple(c.text for c in found)

@@ -22,7 +22,6 @@ import contextlib
 import dataclasses
 import fcntl
 import os
-import stat
 import struct
 import threading
 import time
@@ -42,13 +41,13 @@ from tests.blocklab import (
     changed_bytes,
     checksum,
     frozen,
-    helper,
     image,
     mapped_then_closed,
     mkfs_ext4,
     mounted,
     mounted_elsewhere,
     opened,
+    opened_by_own_node,
     opened_in_thread,
     read_all,
     sh,
@@ -165,13 +164,7 @@ async def test_a_node_of_its_own_for_the_target(tmp_path: Path) -> None:
     same device: its user is found by the device number, not by a path under /dev."""
 
     def private_node(target: str) -> contextlib.AbstractContextManager[int]:
-        rdev = Path(target).stat().st_rdev
-        node = tmp_path / "node"
-        os.mknod(node, 0o600 | stat.S_IFBLK, rdev)
-        return helper(
-            f"import os, time\nos.open({str(node)!r}, os.O_RDWR)\nos.unlink({str(node)!r})\n"
-            "print('ready', flush=True)\ntime.sleep(600)\n"
-        )
+        return opened_by_own_node(target, tmp_path / "node")
 
     await a_process_using_the_target(tmp_path, private_node, "open by pid {pid}")
 

@@ -6,21 +6,39 @@
    took 2.5 s on the development machine, 6.1 s in the issue; fio runs at most 4096 jobs, so
    a longer job is refused where it passes 4096).
 2. One look at a device's footprint on this machine (every task's descriptors, directories and
-   mappings, sysfs, mountinfo): the watch starts one every half second while a run writes, so
-   this is also its share of a core. Real root only (it reads every process).
+   mappings, sysfs, mountinfo). Real root only (it reads every process).
+3. The watch itself: a loop device held O_EXCL as a run holds it, `LocalBenchHost.uses_now`
+   every `WATCH_S` for a few seconds as the runner's watch calls it; its share of a core is the
+   CPU time the process spent (the look's thread included) over the wall time. The baseline,
+   measured in the same run: the bare walk a look cannot do without (every task's descriptor
+   directory listed and each descriptor stat'ed, nothing else); a look's cost is printed as a
+   ratio to it, which holds across loads and machines better than milliseconds do. Measured
+   here (2 cores, 73-83 processes of which about 60 kernel threads, load 1.4-2.0), this
+   script run against main and then against the tree that cut the watch's cost, twice: the
+   watch 8.5-8.8 % of a core -> 2.9 %, a look in the watch 42-44 ms -> 14.5 ms of CPU
+   (45-55x the walk -> 12-13x; the walk 0.8-1.2 ms). Busier (85-95 processes, load 2-4)
+   the watch took 3.3-3.6 % against main's 9.4-10.8 %.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
 import statistics
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 from nastui.bench.fiojob import check_custom_job
+from nastui.bench.guard import ExclusiveHold
+from nastui.bench.runner import WATCH_S
 from nastui.collectors.blockstack import inspect
+from nastui.collectors.fio_host import LocalBenchHost
+from nastui.collectors.fio_target import inspect_target
 from nastui.collectors.procuse import devno
+from nastui.model import BenchTarget
+from tests.blocklab import attached, image
 
 Row = Callable[..., None]
 SECTIONS = (1000, 2000, 4096, 10000)
@@ -57,6 +75,64 @@ def look_seconds(repeat: int = 10) -> tuple[float, float, int]:
     return statistics.median(times), max(times), processes
 
 
+def bare_walk() -> int:
+    """The baseline: every process's descriptor directory listed and each descriptor stat'ed
+    once, nothing built; how many were stat'ed."""
+    count = 0
+    for pid in os.listdir("/proc"):  # noqa: PTH208
+        if not pid.isdigit():
+            continue
+        try:
+            with os.scandir(f"/proc/{pid}/fd") as found:
+                for entry in found:
+                    try:
+                        entry.stat()
+                    except PermissionError:
+                        break  # refused for the whole process, as the scan knows
+                    except OSError:
+                        continue
+                    count += 1
+        except OSError:
+            continue
+    return count
+
+
+def cpu_ms(work: Callable[[], object], repeat: int = 20) -> float:
+    """Median CPU milliseconds of `work` (this process, every thread)."""
+    work()
+    times = []
+    for _ in range(repeat):
+        began = time.process_time()
+        work()
+        times.append(time.process_time() - began)
+    return statistics.median(times) * 1000
+
+
+async def _watching(target: BenchTarget, seconds: float) -> tuple[int, float, float]:
+    """The runner's watch on `target` for `seconds`: (looks, CPU s, wall s)."""
+    host, looks = LocalBenchHost(), 0
+    cpu, wall = time.process_time(), time.monotonic()
+    while time.monotonic() - wall < seconds:
+        began = time.monotonic()
+        await host.uses_now(target)
+        looks += 1
+        await asyncio.sleep(max(0.0, WATCH_S - (time.monotonic() - began)))
+    return looks, time.process_time() - cpu, time.monotonic() - wall
+
+
+def watch_figures(seconds: float = 10.0) -> tuple[int, float, float, float, float]:
+    """The watch on a held 64 MiB loop device: (looks, share of a core, CPU ms a look, the
+    bare walk's CPU ms, CPU ms of one look taken alone)."""
+    with tempfile.TemporaryDirectory() as tmp, attached(str(image(Path(tmp) / "t.img", 64))) as dev:
+        target = asyncio.run(inspect_target(dev))
+        number = target.devno or ""
+        with ExclusiveHold(dev, number):
+            looks, cpu, wall = asyncio.run(_watching(target, seconds))
+            alone = cpu_ms(lambda: inspect(Path("/"), number, real=True))
+        walk = cpu_ms(bare_walk)
+    return looks, cpu / wall, cpu / looks * 1000, walk, alone
+
+
 def report(row: Row) -> None:
     """Print the figures as rows of the perf table."""
     print("bench guard (tests/perf/guard_perf.py)")
@@ -70,14 +146,23 @@ def report(row: Row) -> None:
         row("footprint look", "not measured", "", "needs root (reads every process)")
         return
     median, worst, processes = look_seconds()
-    share = f"{min(median / 0.5, 1.0) * 100:.0f} % of a core while a run writes"
-    row(f"footprint look, {processes} processes", f"{median * 1000:.0f} ms", "< 500 ms", share)
+    note = "the root filesystem's disk: every file on it counts"
+    row(f"footprint look, {processes} processes", f"{median * 1000:.0f} ms", "< 500 ms", note)
     row(
         "footprint look, worst of 10",
         f"{worst * 1000:.0f} ms",
         "",
         f"load {os.getloadavg()[0]:.1f}",
     )
+    try:
+        looks, watch_share, per_look, walk, alone = watch_figures()
+    except Exception as exc:  # no losetup, no loop module: say so, measure the rest
+        row("the watch on a loop device", "not measured", "", str(exc))
+        return
+    row(f"the watch, {looks} looks in 10 s", f"{watch_share * 100:.1f} % of a core", "< 3 %")
+    row("  CPU a look (in the watch)", f"{per_look:.1f} ms", "", f"{per_look / walk:.1f}x the walk")
+    row("  CPU a look (alone)", f"{alone:.1f} ms", "", f"{alone / walk:.1f}x the walk")
+    row("  baseline: the bare walk of every descriptor", f"{walk:.1f} ms", "", "in the same run")
 
 
 def _print_row(label: str, value: str, target: str = "", note: str = "") -> None:

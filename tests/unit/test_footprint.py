@@ -4,6 +4,8 @@ devices is in tests/integration/test_guard_attacks.py and test_guard_stack_machi
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -25,6 +27,7 @@ from nastui.core.footprint import (
     holder_key,
     loop_key,
     loop_lowers,
+    relevant,
     texts,
     windows,
 )
@@ -326,3 +329,56 @@ def test_a_conflict_for_every_use_of_a_reached_span_and_no_other(s: Stack) -> No
     )
     found = [c for c in texts(conflicts(s, "7:0")) if "pid" in c]
     assert bool(found) is expected
+
+
+# ------------------------------------------- the uses a verdict can look at (`relevant`)
+RAW_FS = "7:3"  # a filesystem on loop3, which lies raw on vda at an offset
+WIDE_NODES = [*NODES, Block("7:3"), Block(ROOTFS), File(RAW_FS, 5), File("7:2", 6), File(TMPFS, 7)]
+WIDE_USES = st.builds(
+    lambda node, start, length, pid, brief: Use(
+        Span(node, start, start + length), f"pid {pid}", f"by pid {pid}", brief
+    ),
+    st.sampled_from(WIDE_NODES),
+    st.integers(0, 40 * M),
+    st.integers(1, 40 * M),
+    st.integers(1, 9),
+    st.booleans(),
+)
+WIDE_STACKS = st.builds(
+    lambda offset, size, raw_offset, mounted, uses: stack(
+        loop("loop1", "7:1", V_IMG, size=32 * M),
+        loop("loop0", "7:0", Block("7:1"), offset=offset, size=size),
+        loop("loop2", "7:2", T_IMG),
+        loop("loop3", "7:3", Block(ROOTFS), offset=raw_offset),
+        filesystems=(Filesystem(RAW_FS, ("7:3",), "ext4 at /raw"),) if mounted else (),
+        uses=tuple(uses),
+    ),
+    st.integers(0, 31 * M),
+    st.integers(1, 16 * M),
+    st.integers(0, 80 * M),
+    st.booleans(),
+    st.lists(WIDE_USES, max_size=8),
+)
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(WIDE_STACKS, st.sampled_from(["7:0", "7:1", "7:2", "7:3", ROOTFS, "9:9"]))
+def test_only_the_uses_relevant_keeps_can_change_a_verdict(s: Stack, target: str) -> None:
+    """The watch builds only the processes' uses `relevant` keeps: the verdict (every
+    conflict, its words, whether it is brief) and the footprint's words are the same as
+    with every use, whatever the stack and the target (a loop over a loop, over a file,
+    raw over the disk holding the images, a filesystem on a device reached raw or not)."""
+    wanted = relevant(s, target)
+    kept = replace(s, uses=tuple(u for u in s.uses if wanted(u.span.node)))
+    assert conflicts(kept, target) == conflicts(s, target)
+    assert [describe(kept, r) for r in footprint(kept, target)] == [
+        describe(s, r) for r in footprint(s, target)
+    ]
+
+
+def test_relevant_keeps_block_devices_and_the_files_a_verdict_reads() -> None:
+    s = stack(loop("loop2", "7:2", T_IMG), loop("loop3", "7:3", Block(ROOTFS), offset=M))
+    over_file, raw = relevant(s, "7:2"), relevant(s, "7:3")
+    assert over_file(Block("8:0")) and over_file(T_IMG) and not over_file(V_IMG)
+    assert raw(V_IMG) and raw(File(ROOTFS, 99))  # files on the filesystem reached raw
+    assert not raw(File(TMPFS, 1)) and raw(File("7:3", 1))  # on the target itself: a filesystem

@@ -5,16 +5,26 @@ tests/integration/test_guard_stacks.py and test_guard_attacks.py."""
 
 from __future__ import annotations
 
+import errno
 import gzip
 import os
 import struct
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
+from nastui.collectors import procuse
 from nastui.collectors.blockstack import inspect, is_real_root, normal_root, read_stack
 from nastui.collectors.labels import ReadAt, find_labels, zfs_label_offsets, zfs_pool_of
-from nastui.collectors.procuse import MapLine, devno, parse_maps, parse_stat_ids, read_only
+from nastui.collectors.procuse import (
+    MapLine,
+    devno,
+    parse_maps,
+    parse_stat_ids,
+    process_uses,
+    read_only,
+)
 from nastui.core.footprint import Block, File, Link, Span, Window
 from tests.fakepools import FIXTURES
 
@@ -246,10 +256,16 @@ def test_maps() -> None:
         "7f2c1a000000-7f2c1a021000 rw-s 00100000 00:06 417 /dev/loop3\n"
         "7ffd5a1e0000-7ffd5a201000 rw-p 00000000 00:00 0      [stack]\n"
         "garbage\n"
+        "7f2c1b000000-7f2c1b001000 rw-s 00000000 00:01 2050            /memfd:x (deleted)\n"
+        "7f2c1c000000-7f2c1c001000 r--s 00000000 08:10 12\n"
+        "00400000-00452000 r-xp 00000000 08:02 173521 /srv/my data/a b.img  \n"
     )
     assert parse_maps(text) == [
         MapLine("55d0c0a00000-55d0c0a02000", 0, 0x2000, "253:0", 1311, "/usr/bin/cat"),
         MapLine("7f2c1a000000-7f2c1a021000", 0x100000, 0x21000, "0:6", 417, "/dev/loop3"),
+        MapLine("7f2c1b000000-7f2c1b001000", 0, 0x1000, "0:1", 2050, "/memfd:x (deleted)"),
+        MapLine("7f2c1c000000-7f2c1c001000", 0, 0x1000, "8:16", 12, ""),
+        MapLine("00400000-00452000", 0, 0x52000, "8:2", 173521, "/srv/my data/a b.img"),
     ]
 
 
@@ -286,3 +302,148 @@ def test_on_the_machine_an_unreadable_mount_table_is_a_reason_to_refuse(
     said = f"{mountinfo} cannot be read: what is mounted is unknown"
     assert (said in inspect(root, "7:5", real=True).conflicts) == (table != "readable")
     assert said not in inspect(root, "7:5", real=False).conflicts  # a fake tree: as before
+
+
+def fake_process(
+    proc: Path, pid: int, fds: dict[str, Path], cwd: Path, tids: tuple[int, ...] = ()
+) -> None:
+    """/proc/PID of a process (and its threads `tids`, sharing nothing kcmp can tell) whose
+    descriptors `fds` lead to those files, working in `cwd`."""
+    base = proc / str(pid)
+    (base / "fd").mkdir(parents=True)
+    (base / "comm").write_text("fake\n")
+    (base / "stat").write_text(f"{pid} (fake) S 1 {pid} {pid} 0 -1\n")
+    (base / "maps").write_text("")
+    for tid in (pid, *tids):
+        task = base / "task" / str(tid)
+        (task / "fd").mkdir(parents=True)
+        for number, target in fds.items():
+            (task / "fd" / number).symlink_to(target)
+        (task / "cwd").symlink_to(cwd)
+        (task / "root").symlink_to("/")
+
+
+class RefusedEntry:
+    """A /proc fd entry whose stat fails with `error` (EACCES: the task refuses us)."""
+
+    def __init__(self, entry: os.DirEntry[str], error: int, stats: list[str]) -> None:
+        self.entry, self.error, self.stats = entry, error, stats
+        self.name, self.path = entry.name, entry.path
+
+    def stat(self) -> os.stat_result:
+        self.stats.append(self.name)
+        raise OSError(self.error, os.strerror(self.error), self.path)
+
+
+def test_a_task_that_refuses_its_descriptors_costs_one_stat_and_a_closed_one_skips_only_itself(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """/proc refuses a task's descriptors for the whole task (one ptrace check): the first
+    EACCES ends that directory (a sandbox's process 1 had 3,500 refused stats a look); a
+    descriptor closed meanwhile (ENOENT) skips only itself."""
+    target = tmp_path / "t.img"
+    target.write_bytes(b"")
+    proc = tmp_path / "proc"
+    fake_process(proc, 4242, {str(n): target for n in range(10)}, tmp_path)
+    real_scandir, stats = os.scandir, list[str]()
+
+    class Entries:
+        def __init__(self, path: str, error: int, only: str | None) -> None:
+            self.found, self.error, self.only = real_scandir(path), error, only
+
+        def __enter__(self) -> Entries:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            self.found.close()
+
+        def __iter__(self) -> Iterator[object]:
+            for entry in self.found:
+                refused = self.only is None or entry.name == self.only
+                yield RefusedEntry(entry, self.error, stats) if refused else entry
+
+    def scandir_refusing(error: int, only: str | None) -> Callable[[str], Entries]:
+        return lambda path: Entries(path, error, only)
+
+    node = File(devno(target.stat().st_dev), target.stat().st_ino)
+    monkeypatch.setattr(os, "scandir", scandir_refusing(errno.EACCES, None))
+    assert not [u for u in process_uses(proc).uses if u.span.node == node]
+    assert len(stats) == 1
+    stats.clear()
+    monkeypatch.setattr(os, "scandir", scandir_refusing(errno.ENOENT, "3"))
+    found = [u for u in process_uses(proc).uses if u.span.node == node]
+    assert stats == ["3"] and len(found) == 9
+
+
+def test_only_the_wanted_uses_are_built_with_the_same_words(tmp_path: Path) -> None:
+    """`wanted` leaves out the uses a verdict cannot look at; those kept read as before, the
+    process's name read once (a thread's use says which thread)."""
+    target, other = tmp_path / "t.img", tmp_path / "other"
+    target.write_bytes(b"")
+    other.write_bytes(b"")
+    proc = tmp_path / "proc"
+    fake_process(proc, 4242, {"3": target, "4": other}, tmp_path, tids=(4250,))
+    node = File(devno(target.stat().st_dev), target.stat().st_ino)
+    everything = process_uses(proc)
+    some = process_uses(proc, wanted=lambda n: n == node)
+    assert [u for u in everything.uses if u.span.node == node] == some.uses
+    assert [u.what for u in some.uses] == [
+        "open by pid 4242 (fake)",
+        "open by pid 4242 (fake) in its thread 4250",
+    ]
+    assert some.names == {node: str(target)}
+    assert len(everything.uses) == 8  # two files, the working and the root directory, twice
+
+
+class FakeKcmp(procuse._Kcmp):
+    """kcmp that says tasks 1-3 share a table, 4-5 another, and cannot tell about `refused`."""
+
+    def __init__(self, refused: frozenset[int] = frozenset()) -> None:
+        self.refused, self.asked = refused, 0
+
+    def same(self, a: int, b: int, kind: int) -> bool | None:
+        self.asked += 1
+        if a in self.refused or b in self.refused:
+            return None
+        return (a <= 3) == (b <= 3)
+
+
+def test_tasks_sharing_a_table_are_looked_at_once_and_all_when_kcmp_cannot_tell() -> None:
+    assert procuse._distinct([1, 2, 3, 4, 5], procuse.KCMP_FILES, FakeKcmp()) == [1, 4]
+    refusing = FakeKcmp(frozenset({1}))
+    assert procuse._distinct([1, 2, 3, 4, 5], procuse.KCMP_FILES, refusing) == [1, 2, 3, 4, 5]
+    assert refusing.asked == 1  # not asked again once it could not tell
+    late = FakeKcmp(frozenset({4}))
+    assert procuse._distinct([1, 2, 3, 4, 5], procuse.KCMP_FILES, late) == [1, 4, 5]
+
+
+def test_kernel_threads_sharing_kthreadds_tables_are_looked_at_once_and_have_no_maps(
+    tmp_path: Path,
+) -> None:
+    """Kernel threads (PF_KTHREAD in /proc/PID/stat) share kthreadd's descriptor table and
+    directories: the first one met is looked at, the others only when kcmp says their table
+    is another; a kernel thread's maps are not read (the kernel gives it none)."""
+    target = tmp_path / "t.img"
+    target.write_bytes(b"")
+    proc = tmp_path / "proc"
+    for pid in (2, 3, 4, 5):
+        fake_process(proc, pid, {"0": target}, tmp_path)
+        flags = procuse.PF_KTHREAD if pid != 5 else 0
+        (proc / str(pid) / "stat").write_text(f"{pid} (k {pid}) S 0 0 0 0 -1 {flags} 0 0\n")
+        st = target.stat()
+        dev = f"{os.major(st.st_dev):02x}:{os.minor(st.st_dev):02x}"
+        (proc / str(pid) / "maps").write_text(f"7f00-7f01 rw-s 0 {dev} {st.st_ino} {target}\n")
+    stats = procuse.read_stats(proc, ["2", "3", "4", "5"])
+    assert procuse.kernel_threads(stats) == {2, 3, 4}
+    kcmp = FakeKcmp(frozenset({4}))  # 2 and 3 share a table (<= 3); 4 cannot be told
+    scan = procuse._Scan(str(proc), kcmp, procuse.everything, procuse.kernel_threads(stats))
+    for pid in (2, 3, 4, 5):
+        scan.process(pid)
+    node = File(devno(target.stat().st_dev), target.stat().st_ino)
+    whats = sorted(u.what for u in scan.out.uses if u.span.node == node)
+    assert whats == [
+        "mapped by pid 5 (fake)",
+        "open by pid 2 (fake)",
+        "open by pid 4 (fake)",
+        "open by pid 5 (fake)",
+    ]
