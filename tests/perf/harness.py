@@ -148,11 +148,23 @@ def quit_pty(pid: int, fd: int) -> None:
     os.close(fd)
 
 
+def _once(cmd: list[str]) -> float:
+    started = time.perf_counter()
+    subprocess.run(cmd, capture_output=True, check=False)
+    return time.perf_counter() - started
+
+
 def wall_time(cmd: list[str], runs: int = 5) -> float:
     """Median wall seconds of `cmd` over `runs` runs (its output discarded)."""
-    times = []
+    return statistics.median(_once(cmd) for _ in range(runs))
+
+
+def wall_ratios(cmd: list[str], base: list[str], runs: int = 21) -> tuple[float, float, float]:
+    """`cmd`'s wall time against `base`'s, the two run alternately `runs` times each, so a
+    neighbour's load falls on both: (median of `base`, median of `cmd`, the ratio of their
+    fastest runs, the least disturbed)."""
+    bases, took = [], []
     for _ in range(runs):
-        started = time.perf_counter()
-        subprocess.run(cmd, capture_output=True, check=False)
-        times.append(time.perf_counter() - started)
-    return statistics.median(times)
+        bases.append(_once(base))
+        took.append(_once(cmd))
+    return statistics.median(bases), statistics.median(took), min(took) / min(bases)
