@@ -14,7 +14,7 @@ import importlib
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from nastui.model.actions import LocateResult, ScrubAction, ScrubResult
+    from nastui.model.actions import LocateResult, ScrubResult
     from nastui.model.alert import Alert, Notice, NoticeKind, Subject
     from nastui.model.bench import (
         BenchRun,
@@ -70,14 +70,23 @@ if TYPE_CHECKING:
         IgnoreRule,
         PoolPolicy,
     )
-    from nastui.model.pool import Pool, PoolKind, PoolState, ScanKind, ScanProgress, ScanState, Vdev
+    from nastui.model.pool import (
+        Pool,
+        PoolKind,
+        PoolState,
+        ScanKind,
+        ScanProgress,
+        ScanState,
+        ScrubAction,
+        Vdev,
+    )
     from nastui.model.snapshot import CollectorError, HostSnapshot
     from nastui.model.ups import Ups, UpsStatus
 
 # submodule -> the public names it defines, space-separated (tests/unit/test_model_lazy.py
 # keeps these and `__all__` the same names)
 _HOMES: dict[str, str] = {
-    "actions": "LocateResult ScrubAction ScrubResult",
+    "actions": "LocateResult ScrubResult",
     "alert": "Alert Notice NoticeKind Subject",
     "bench": "BenchRun BenchSample BenchSettings BenchTarget Phase RunState StepResult TargetKind",
     "chassis": "Bay BayBinding BaySlot Chassis ChassisLayout EnclosureSlot Face FaceLayout"
@@ -91,7 +100,7 @@ _HOMES: dict[str, str] = {
     "health": "UNASSESSED Acknowledgement Health Reason Verdict worst",
     "limits": "AttributeLimit TempLimits TempOverride Thresholds",
     "policy": "CapacityLimits CollectorMode CollectorsConfig CollectorState IgnoreRule PoolPolicy",
-    "pool": "Pool PoolKind PoolState ScanKind ScanProgress ScanState Vdev",
+    "pool": "Pool PoolKind PoolState ScanKind ScanProgress ScanState ScrubAction Vdev",
     "snapshot": "CollectorError HostSnapshot",
     "ups": "Ups UpsStatus",
 }

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
+
+from nastui.model.pool import ScrubAction  # at run time: the codec resolves the type hints
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,14 +24,6 @@ class LocateResult:
     ok: bool
     method: str
     message: str
-
-
-class ScrubAction(StrEnum):
-    """What to do to a pool's scrub (or an md array's check)."""
-
-    START = "start"  # start one; on ZFS also resumes a paused scrub
-    PAUSE = "pause"  # ZFS only: keep the position, `start` resumes
-    STOP = "stop"  # cancel it (ZFS `zpool scrub -s`, btrfs cancel, md back to idle)
 
 
 @dataclass(frozen=True, slots=True)

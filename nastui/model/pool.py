@@ -59,6 +59,14 @@ class ScanState(StrEnum):
     CANCELED = "canceled"
 
 
+class ScrubAction(StrEnum):
+    """What to do to a pool's scrub (or an md array's check)."""
+
+    START = "start"  # start one; on ZFS also resumes a paused scrub
+    PAUSE = "pause"  # ZFS only: keep the position, `start` resumes
+    STOP = "stop"  # cancel it (ZFS `zpool scrub -s`, btrfs cancel, md back to idle)
+
+
 @dataclass(frozen=True, slots=True)
 class ScanProgress:
     """Progress of a scrub, resilver, resync, check or replace.

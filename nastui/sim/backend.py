@@ -33,7 +33,6 @@ from nastui.model import (
     Pool,
     PoolKind,
     ScrubAction,
-    ScrubResult,
     Sensor,
 )
 from nastui.sim.activity import any_scan, io_at, power_at
@@ -46,6 +45,7 @@ from nastui.sim.pools import ScrubOverride, build_pools, scrub_action
 from nastui.sim.scenarios import DEFAULT_SCENARIO, Scenario, get_scenario
 
 if TYPE_CHECKING:
+    from nastui.model import ScrubResult
     from nastui.sim.selftest import SimTester
     from nastui.sim.swap import SimSwap
 from nastui.sim.thermal import fan_reading, sensor_reading
@@ -307,6 +307,8 @@ class SimScrubber:
 
     async def scrub(self, pool: Pool, action: ScrubAction) -> ScrubResult:
         """Start, pause or stop the simulated scrub; the next snapshot shows it."""
+        from nastui.model import ScrubResult  # with the actions' results, when one is done
+
         ok, message = self._backend.scrub(pool.name, action)
         supported = not (action is ScrubAction.PAUSE and pool.kind is not PoolKind.ZFS)
         return ScrubResult(pool.name, action, ok, "sim", message, supported=supported)
