@@ -10,6 +10,8 @@ The rules, by key (every alert also names its host; `value` is the count where t
   assessment ("smart"), SMART counts ("attr:5", 187, 188, 196, 197, 198, CRC 199 on growth),
   NVMe ("nvme:media", "nvme:critical_warning"...), SCSI defects, temperature over warning or
   critical ("temp"); `drive:KEY` for a vendor's keyless status or a bare bad verdict;
+  UNKNOWN without SMART data ("no-smart"), or while its first read is under way
+  ("smart-pending": the interface shows the drive as being read, `awaiting_smart_alert`);
 - `bay:N:missing`; `pool:NAME:state|files|scan|vdev:LEAF|scrub-age|capacity` (capacity: used
   share of usable space at or over `[pools]` limits, the whole percent as its value);
   `fan:NAME:stalled`;
@@ -29,7 +31,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from nastui.core.ack import apply_alert_acks
 from nastui.core.capacity import capacity
 from nastui.core.drivepolicy import apply_policy
-from nastui.core.health import drive_verdict
+from nastui.core.health import SMART_PENDING, drive_verdict
 from nastui.core.units import age, duration
 from nastui.model import (
     UNASSESSED,
@@ -387,6 +389,13 @@ def overall(snapshot: HostSnapshot) -> Health:
         if not alert.acknowledged and alert.health.rank > result.rank:
             result = alert.health
     return result
+
+
+def awaiting_smart_alert(alert: Alert) -> bool:
+    """An alert saying only that a drive's first SMART read is under way: UNKNOWN to a
+    monitoring plugin, which cannot wait; the interface, which can, shows the drive as being
+    read rather than counting it as UNKNOWN."""
+    return alert.subject is Subject.DRIVE and alert.key.endswith(f":{SMART_PENDING}")
 
 
 def pool_health(snapshot: HostSnapshot, pool: Pool) -> Health:
