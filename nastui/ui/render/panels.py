@@ -265,6 +265,7 @@ def help_text(glyphs: Glyphs) -> Text:
         text.append("\n")
     text.append("Bay marks (colour is never the only signal)\n", style=LABEL)
     text.append("  + OK   ! warning   X critical   z standby   . empty   # missing   ? unknown\n")
+    text.append("  - SMART being read (the first seconds after start)\n")
     text.append(
         "  [bay] selected   * locate LED on   R rebuilding   ~ stale temperature or a cut value\n"
     )
