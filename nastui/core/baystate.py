@@ -57,7 +57,7 @@ def bay_state(slot: BaySlot, drive: Drive | None) -> BayState:
     """
     if drive is None:
         return BayState.MISSING if slot.expected else BayState.EMPTY
-    if awaiting_smart(drive.verdict):
+    if awaiting_smart(drive):
         return BayState.READING
     state = _FROM_HEALTH[drive.verdict.health]
     if drive.power.spun_down and state in (BayState.OK, BayState.UNKNOWN):
@@ -68,4 +68,4 @@ def bay_state(slot: BaySlot, drive: Drive | None) -> BayState:
 def health_word(drive: Drive) -> str:
     """A drive's health in a word: its verdict's state (OK, WARNING...), or READING while the
     verdict waits only for the drive's first SMART read."""
-    return "READING" if awaiting_smart(drive.verdict) else drive.verdict.health.name
+    return "READING" if awaiting_smart(drive) else drive.verdict.health.name

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -212,7 +213,8 @@ async def test_a_drive_is_pending_while_its_first_read_goes_on_past_the_deadline
     assert time.monotonic() - started < 0.45  # published at the deadline, not when read
     assert first[0].smart_pending and not first[0].has_smart and errors == ()
     verdict = drive_verdict(first[0], Thresholds(), NOW)
-    assert verdict.summary == "SMART read under way" and awaiting_smart(verdict)
+    assert verdict.summary == "SMART read under way"
+    assert awaiting_smart(dataclasses.replace(first[0], verdict=verdict))
     await smart.settle()
     later, _ = await smart.poll(found, NOW + 2)  # takes the read up: no second smartctl
     assert later[0].has_smart and not later[0].smart_pending
@@ -234,7 +236,8 @@ async def test_a_hung_first_read_is_pending_until_its_timeout_then_says_why(
     assert not later[0].smart_pending
     assert later[0].smart_problem is not None and "timed out" in later[0].smart_problem
     verdict = drive_verdict(later[0], Thresholds(), NOW + 2)
-    assert verdict.health is Health.UNKNOWN and not awaiting_smart(verdict)
+    assert verdict.health is Health.UNKNOWN
+    assert not awaiting_smart(dataclasses.replace(later[0], verdict=verdict))
 
 
 async def test_concurrency_is_bounded() -> None:

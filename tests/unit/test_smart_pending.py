@@ -11,10 +11,10 @@ from __future__ import annotations
 import dataclasses
 
 from nastui.cli.baytable import legend
-from nastui.core.assess import assess, awaiting_smart_alert, overall
+from nastui.core.assess import assess, awaiting_smart_alert, awaiting_smart_keys, overall
 from nastui.core.baystate import BayState, bay_state, health_word
 from nastui.core.glyphs import ASCII
-from nastui.core.health import SMART_PENDING, awaiting_smart, drive_verdict
+from nastui.core.health import NO_SMART, awaiting_smart, drive_verdict
 from nastui.model import (
     BaySlot,
     Drive,
@@ -43,6 +43,10 @@ def asleep(serial: str) -> Drive:
     return dataclasses.replace(drive(serial), power=PowerState.STANDBY)
 
 
+def judged(found: Drive) -> Drive:
+    return dataclasses.replace(found, verdict=drive_verdict(found, LIMITS, NOW))
+
+
 def assessed(*drives: Drive) -> HostSnapshot:
     slots = tuple(BaySlot(i, d.key) for i, d in enumerate(drives))
     raw = HostSnapshot("nas", NOW, slots=slots, drives=drives)
@@ -50,35 +54,40 @@ def assessed(*drives: Drive) -> HostSnapshot:
 
 
 def test_a_drive_being_read_is_unknown_to_a_plugin_and_reading_to_the_interface() -> None:
-    verdict = drive_verdict(drive("A"), LIMITS, NOW)
+    reading = judged(drive("A"))
+    verdict = reading.verdict
     assert verdict.health is Health.UNKNOWN  # `nastui status`: UNKNOWN (3), as before
-    assert [r.key for r in verdict.reasons] == [SMART_PENDING]
+    assert [r.key for r in verdict.reasons] == [NO_SMART]  # one alert with "no SMART data"
     assert verdict.summary == "SMART read under way"
-    assert awaiting_smart(verdict)
+    assert awaiting_smart(reading)
     snapshot = assessed(drive("A"))
     assert bay_state(snapshot.slots[0], snapshot.drives[0]) is BayState.READING
     assert health_word(snapshot.drives[0]) == "READING"
     assert overall(snapshot) is Health.UNKNOWN  # the alert stands, for plugins and the daemon
-    assert [a.key for a in snapshot.alerts] == [f"drive:A:{SMART_PENDING}"]
-    assert awaiting_smart_alert(snapshot.alerts[0])
+    assert [a.key for a in snapshot.alerts] == [f"drive:A:{NO_SMART}"]
+    keys = awaiting_smart_keys(snapshot)
+    assert awaiting_smart_alert(snapshot, snapshot.alerts[0], keys)
+    # The same key from another host of the fleet is that host's, not a drive being read here.
+    remote = dataclasses.replace(snapshot.alerts[0], host="offsite")
+    assert not awaiting_smart_alert(snapshot, remote, keys)
 
 
 def test_what_the_drive_tells_already_is_shown_while_its_smart_is_read() -> None:
-    hot = drive_verdict(drive("A", celsius=70.0), LIMITS, NOW)
-    assert hot.health is Health.CRITICAL and not awaiting_smart(hot)
-    sleeping = drive_verdict(asleep("A"), LIMITS, NOW)
-    assert sleeping.summary == "in standby, SMART not read yet"
+    hot = judged(drive("A", celsius=70.0))
+    assert hot.verdict.health is Health.CRITICAL and not awaiting_smart(hot)
+    sleeping = judged(asleep("A"))
+    assert sleeping.verdict.summary == "in standby, SMART not read yet"
     assert not awaiting_smart(sleeping)
-    old = drive_verdict(drive("A", at=NOW - 3600), LIMITS, NOW)
-    assert old.health is Health.UNKNOWN and not awaiting_smart(old)  # a stale reading is
+    old = judged(drive("A", at=NOW - 3600))
+    assert old.verdict.health is Health.UNKNOWN and not awaiting_smart(old)  # a stale reading
     snapshot = assessed(drive("A", celsius=70.0), asleep("B"))
     states = [bay_state(s, d) for s, d in zip(snapshot.slots, snapshot.drives, strict=True)]
     assert states == [BayState.CRITICAL, BayState.STANDBY]
 
 
 def test_a_drive_never_read_and_not_being_read_is_unknown_as_before() -> None:
-    verdict = drive_verdict(drive("A", pending=False), LIMITS, NOW)
-    assert verdict.summary == "no SMART data" and not awaiting_smart(verdict)
+    unread = judged(drive("A", pending=False))
+    assert unread.verdict.summary == "no SMART data" and not awaiting_smart(unread)
     snapshot = assessed(drive("A", pending=False))
     assert bay_state(snapshot.slots[0], snapshot.drives[0]) is BayState.UNKNOWN
 

@@ -10,7 +10,7 @@ import time
 from rich.text import Text
 
 from nastui.core import summary
-from nastui.core.assess import awaiting_smart_alert, drive_place, overall
+from nastui.core.assess import awaiting_smart_alert, awaiting_smart_keys, drive_place, overall
 from nastui.core.glyphs import ASCII as ASCII_MARKS
 from nastui.core.glyphs import Glyphs
 from nastui.model import Alert, Health, HostSnapshot, Subject, Thresholds
@@ -31,7 +31,8 @@ def title_text(snapshot: HostSnapshot | None, screen: str, width: int, *, note: 
         text.append("  collecting...")
         return text
     own, fleet = split_by_host(snapshot)
-    settled = tuple(a for a in own if not awaiting_smart_alert(a))
+    reading = awaiting_smart_keys(snapshot)
+    settled = tuple(a for a in own if not awaiting_smart_alert(snapshot, a, reading))
     state = overall(dataclasses.replace(snapshot, alerts=settled))
     right = Text(f" {screen}  ")
     right.append(f" {state.name} ", style=HEALTH_STYLE[state])
@@ -93,7 +94,8 @@ def alerts_text(snapshot: HostSnapshot | None, lines: int, width: int, glyphs: G
     if snapshot is None:
         return Text("")
     standing = [a for a in snapshot.alerts if not a.acknowledged]
-    alerts = [a for a in standing if not awaiting_smart_alert(a)]
+    keys = awaiting_smart_keys(snapshot)
+    alerts = [a for a in standing if not awaiting_smart_alert(snapshot, a, keys)]
     reading = len(standing) - len(alerts)
     note = f"reading SMART of {reading} drive{'s' if reading > 1 else ''}" if reading else ""
     if not alerts:
