@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from nastui import exits
-from nastui.collectors.base import Backend, FleetSource
+from nastui.collectors.base import Backend, FleetSource, reads_until
 from nastui.config import AlertsConfig, Config, ConfigError, find_config_path, load_config
 from nastui.control import acks as ack_file
 from nastui.control.statefile import StateError
@@ -119,11 +119,18 @@ class Session:
             self.fleet_opener = lambda: None
         return self.fleet
 
-    async def poll(self) -> HostSnapshot:
+    async def poll(self, *, wait: float | None = None) -> HostSnapshot:
         """Collect once, apply the acknowledgements (`acks.json` in the state directory: the
         one place status, the interface, the daemon, the agent and the export take them
-        from), assess and publish; returns the assessed snapshot."""
-        raw = await self.backend.collect()
+        from), assess and publish; returns the assessed snapshot.
+
+        `wait`: the longest the collection waits for its slow reads (SMART) before it
+        publishes what it has; the reads go on, and the next poll on this event loop takes
+        them up (a drive whose first read is still going on is `smart_pending`). None: as
+        long as the collectors wait by themselves (`nastui status` reads SMART, then judges)."""
+        deadline = None if wait is None else asyncio.get_running_loop().time() + wait
+        with reads_until(deadline):
+            raw = await self.backend.collect()
         try:
             drive_acks, alert_acks = self._acks()
         except StateError:
@@ -181,17 +188,21 @@ class Session:
         return self.state_dir
 
 
-def run_async(main: Awaitable[T]) -> T:
-    """`asyncio.run(main)` for a one-shot command, its result handed back beside the task
-    rather than as the task's result: on the way out, Python 3.11's `asyncio.run` looks up
-    its own SIGINT handler with `signal.getsignal`, which formats the handler's repr, main task
-    and result included, twice (for a snapshot of 24 drives, 2.4 ms)."""
+def run_async(main: Awaitable[T], runner: asyncio.Runner | None = None) -> T:
+    """`asyncio.run(main)` for a one-shot command (or `runner.run(main)`, on an event loop
+    that runs on after it: the interface's), its result handed back beside the task rather
+    than as the task's result: on the way out, Python 3.11's `asyncio.run` looks up its own
+    SIGINT handler with `signal.getsignal`, which formats the handler's repr, main task and
+    result included, twice (for a snapshot of 24 drives, 2.4 ms)."""
     kept: list[T] = []
 
     async def keep() -> None:
         kept.append(await main)
 
-    asyncio.run(keep())
+    if runner is None:
+        asyncio.run(keep())
+    else:
+        runner.run(keep())
     return kept[0]
 
 

@@ -8,7 +8,7 @@ Pure functions from an assessed snapshot to lines of text or JSON-ready data.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from nastui.core.baystate import BayState, bay_state
@@ -30,6 +30,7 @@ _VIEW_TITLES = {
 }
 _STATE_SGR = {
     BayState.OK: "32",
+    BayState.READING: "36",
     BayState.STANDBY: "34",
     BayState.EMPTY: "2",
     BayState.UNKNOWN: "35",
@@ -37,7 +38,15 @@ _STATE_SGR = {
     BayState.MISSING: "1;31",
     BayState.CRITICAL: "1;37;41",
 }
-LEGEND = "  ".join(f"{s.label}={s.name.lower()}" for s in BayState)
+
+
+def legend(shown: Iterable[BayState]) -> str:
+    """The health view's key to its labels (READING only when a bay shows it: a one-shot
+    command reads SMART first, so only a read still running after its wait is one)."""
+    present = set(shown)
+    return "  ".join(
+        f"{s.label}={s.name.lower()}" for s in BayState if s is not BayState.READING or s in present
+    )
 
 
 def _pool_text(snapshot: HostSnapshot, drive: Drive) -> str:
@@ -115,7 +124,7 @@ def render_bays(
             out.append(f"{_SIDE_TITLES[face.side]}:")
         out += face_lines(face, cells, paint)
     if view == "health":
-        out.append(LEGEND)
+        out.append(legend(states.values()))
     out += unplaced_lines(snapshot, view, limits)
     return ("\n".join(out) + "\n").replace("°", glyphs.degree or "")
 

@@ -6,10 +6,16 @@ and the tests never know which one they are reading or acting on: the swap's han
 (`nastui.swap.logic.hands.SwapHands`) and the self-test runner
 (`nastui.selftest.logic.tester.Tester`) are the machine's or the simulator's. (The locate LEDs
 are the session's `Locator`, made for the same box.)
+
+A poll may be given a deadline (`reads_until`): by then it publishes what it has, and the slow
+reads it started (SMART) go on, for a later poll on the same event loop to take up.
 """
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:  # the features' code is loaded when a feature is used, not for the seam
@@ -51,3 +57,25 @@ class FleetSource(Protocol):
     def close(self) -> None:
         """Release sessions and threads."""
         ...
+
+
+# The event loop's time by which a poll publishes what it has (None: each collector waits for
+# its reads as long as it does by itself). A context variable, so the `Backend` protocol and
+# the simulator know nothing of it: only the collectors that wait read it.
+_READ_DEADLINE: ContextVar[float | None] = ContextVar("nastui_read_deadline", default=None)
+
+
+def read_deadline() -> float | None:
+    """The deadline `reads_until` set for the poll running now, in event-loop time."""
+    return _READ_DEADLINE.get()
+
+
+@contextlib.contextmanager
+def reads_until(deadline: float | None) -> Iterator[None]:
+    """Within the block, polls wait for their slow reads no later than `deadline` (the event
+    loop's time; None: as long as each collector does by itself)."""
+    token = _READ_DEADLINE.set(deadline)
+    try:
+        yield
+    finally:
+        _READ_DEADLINE.reset(token)

@@ -10,6 +10,8 @@ The rules, by key (every alert also names its host; `value` is the count where t
   assessment ("smart"), SMART counts ("attr:5", 187, 188, 196, 197, 198, CRC 199 on growth),
   NVMe ("nvme:media", "nvme:critical_warning"...), SCSI defects, temperature over warning or
   critical ("temp"); `drive:KEY` for a vendor's keyless status or a bare bad verdict;
+  UNKNOWN without SMART data ("no-smart"; while the first read is under way too, which the
+  interface shows as the drive being read: `awaiting_smart_keys`);
 - `bay:N:missing`; `pool:NAME:state|files|scan|vdev:LEAF|scrub-age|capacity` (capacity: used
   share of usable space at or over `[pools]` limits, the whole percent as its value);
   `fan:NAME:stalled`;
@@ -29,7 +31,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from nastui.core.ack import apply_alert_acks
 from nastui.core.capacity import capacity
 from nastui.core.drivepolicy import apply_policy
-from nastui.core.health import drive_verdict
+from nastui.core.health import NO_SMART, drive_verdict, reading_smart
 from nastui.core.units import age, duration
 from nastui.model import (
     UNASSESSED,
@@ -387,6 +389,18 @@ def overall(snapshot: HostSnapshot) -> Health:
         if not alert.acknowledged and alert.health.rank > result.rank:
             result = alert.health
     return result
+
+
+def awaiting_smart_keys(snapshot: HostSnapshot) -> frozenset[str]:
+    """The keys of the box's alerts that say a drive's first SMART read is under way: UNKNOWN
+    to a monitoring plugin, which cannot wait; the interface, which can, shows the drive as
+    being read rather than counting it as UNKNOWN (its other findings count as they are)."""
+    return frozenset(f"drive:{d.key}:{NO_SMART}" for d in snapshot.drives if reading_smart(d))
+
+
+def awaiting_smart_alert(snapshot: HostSnapshot, alert: Alert, keys: frozenset[str]) -> bool:
+    """`alert` is one of the box's own (not a fleet host's) in `keys` (`awaiting_smart_keys`)."""
+    return alert.key in keys and alert.host in ("", snapshot.host)
 
 
 def pool_health(snapshot: HostSnapshot, pool: Pool) -> Health:

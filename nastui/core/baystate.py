@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from enum import Enum
 
+from nastui.core.health import awaiting_smart
 from nastui.model import BaySlot, Drive, Health
 
 
@@ -15,6 +16,7 @@ class BayState(Enum):
     """A bay's state: (label, mark, sort rank)."""
 
     OK = ("OK", "+", 0)
+    READING = ("WAIT", "-", 1)  # the drive's first SMART read is under way
     STANDBY = ("STBY", "z", 1)
     EMPTY = ("EMPT", ".", 0)
     UNKNOWN = ("UNKN", "?", 2)
@@ -24,12 +26,12 @@ class BayState(Enum):
 
     @property
     def label(self) -> str:
-        """Four-letter label: OK, STBY, EMPT, UNKN, WARN, MISS, CRIT."""
+        """Four-letter label: OK, WAIT, STBY, EMPT, UNKN, WARN, MISS, CRIT."""
         return self.value[0]
 
     @property
     def mark(self) -> str:
-        """One ASCII character: + z . ? ! # X."""
+        """One ASCII character: + - z . ? ! # X."""
         return self.value[1]
 
     @property
@@ -51,10 +53,19 @@ def bay_state(slot: BaySlot, drive: Drive | None) -> BayState:
 
     A spun-down drive whose last verdict was fine (or could not be made because SMART is not
     read in standby) shows STANDBY; a spun-down drive with a problem still shows the problem.
+    A drive whose verdict waits only for its first SMART read shows READING, not UNKNOWN.
     """
     if drive is None:
         return BayState.MISSING if slot.expected else BayState.EMPTY
+    if awaiting_smart(drive):
+        return BayState.READING
     state = _FROM_HEALTH[drive.verdict.health]
     if drive.power.spun_down and state in (BayState.OK, BayState.UNKNOWN):
         return BayState.STANDBY
     return state
+
+
+def health_word(drive: Drive) -> str:
+    """A drive's health in a word: its verdict's state (OK, WARNING...), or READING while the
+    verdict waits only for the drive's first SMART read."""
+    return "READING" if awaiting_smart(drive) else drive.verdict.health.name

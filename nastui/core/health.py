@@ -43,6 +43,11 @@ RETIRED_BLOCKS = frozenset({5, 196})  # on an SSD: retired flash blocks, realloc
 # A report whose attribute table is missing (cut short): what it shows is not the whole story.
 INCOMPLETE = "no SMART attribute table in the report (cut short?): health not known"
 SELF_TEST_WRAP = 1 << 16  # ATA and SCSI logs keep power-on hours in 16 bits (NVMe in 64)
+# The finding of a drive without SMART data: none could be read, or its first read is under way
+# (`Drive.smart_pending`: UNKNOWN to a monitoring plugin, which cannot wait for it; "being
+# read" to the interface, which can). One key for both, so the alert stays one alert when a
+# read under way ends without data.
+NO_SMART = "no-smart"
 
 # NVMe critical_warning bits (NVM Express base spec, SMART / Health log byte 0).
 _NVME_WARNING_BITS = (
@@ -327,9 +332,27 @@ def _unc_reasons(drive: Drive, limits: Thresholds) -> Iterator[Reason]:
 def _no_smart_reason(drive: Drive) -> Reason:
     if drive.power.spun_down:
         why = "in standby, SMART not read yet"
+    elif drive.smart_pending:
+        why = "SMART read under way"
     else:
         why = drive.smart_problem or "no SMART data"
-    return Reason(Health.UNKNOWN, why, "no-smart")
+    return Reason(Health.UNKNOWN, why, NO_SMART)
+
+
+def reading_smart(drive: Drive) -> bool:
+    """The drive's first SMART read is under way: its no-SMART finding says so (a drive in
+    standby says that instead: it is not read)."""
+    return drive.smart_pending and not drive.power.spun_down
+
+
+def awaiting_smart(drive: Drive) -> bool:
+    """The drive's verdict is UNKNOWN only because its first SMART read is under way: every
+    finding that is not OK is that one (a temperature warning, a stale reading, are not)."""
+    verdict = drive.verdict
+    if not reading_smart(drive) or verdict.health is not Health.UNKNOWN:
+        return False
+    open_reasons = [r for r in verdict.reasons if r.health is not Health.OK and not r.acknowledged]
+    return bool(open_reasons) and all(r.key == NO_SMART for r in open_reasons)
 
 
 def drive_verdict(

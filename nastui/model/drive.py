@@ -232,6 +232,8 @@ class Drive:
         smart_read_at: Unix time SMART data was last read; None if never.
         smart_problem: why SMART could not be read, one line naming the thing and the fix
             ("smartctl not found: install smartmontools"); None when it was read (or not tried).
+        smart_pending: the drive's first SMART read is under way (none has ended yet): no
+            verdict on its SMART can be made, and one will be when the read ends.
         wakeups: times nastui's own queries woke this drive from standby (must stay 0); None
             where not tracked (the simulator, a saved capture).
         acks: the operator's acknowledgements of this drive's findings.
@@ -259,6 +261,7 @@ class Drive:
     verdict: Verdict = UNASSESSED
     smart_read_at: float | None = None
     smart_problem: str | None = None
+    smart_pending: bool = False
     wakeups: int | None = None
     acks: tuple[Acknowledgement, ...] = ()
     slot: EnclosureSlot | None = None

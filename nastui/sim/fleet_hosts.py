@@ -3,9 +3,11 @@
 Every scenario has a small fleet: "backup-nas" (Synology-like: 8 drives with temperatures and the
 vendor's disk status, one RAID volume), "archive" (TrueNAS-like: two zpools), "ups-rack" (an APC
 UPS) and "offsite" (a QNAP that stopped answering three hours before t0). What happens to them
-follows the scenario: the archive's "cold" mirror is DEGRADED in "failing-drive", its "tank"
-scrubs in "scrubbing", the UPS runs on battery in "hot-bay" (the room's air conditioning lost
-power with it), and "datacenter-102" adds a rack of storage nodes and two more UPSes.
+follows the scenario: in "healthy-24-bay" (the demo's default, the first thing a new user sees)
+the whole fleet is well, "offsite" answering too; the archive's "cold" mirror is DEGRADED in
+"failing-drive", its "tank" scrubs in "scrubbing", the UPS runs on battery in "hot-bay" (the
+room's air conditioning lost power with it), and "datacenter-102" adds a rack of storage nodes
+and two more UPSes.
 
 A host's raw snapshot depends only on (scenario, seed, host, time): temperatures wander on a
 30-second grid, UPS charge and runtime follow the minutes on battery. `nastui.sim.fleet` polls
@@ -14,6 +16,7 @@ them.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -40,7 +43,9 @@ from nastui.sim.grid import DAY_S, TEMP_S, rng_for
 from nastui.sim.profiles import make_serial, profile
 
 OFFSITE_SILENT_S = 3 * 3600 + 7 * 60
-"""How long before t0 "offsite" last answered."""
+"""How long before t0 "offsite" last answered (where it is silent: not in `ALL_ANSWER`)."""
+ALL_ANSWER = frozenset({"healthy-24-bay"})
+"""The scenarios whose whole fleet answers: the healthy box's fleet is healthy too."""
 
 Build = Callable[["HostContext"], HostSnapshot]
 
@@ -373,4 +378,6 @@ def _datacenter_hosts() -> tuple[SimHost, ...]:
 
 def fleet_for(scenario: str) -> tuple[SimHost, ...]:
     """The simulated hosts of a scenario, in configured order."""
+    if scenario in ALL_ANSWER:
+        return tuple(dataclasses.replace(host, silent_since=None) for host in BASE_HOSTS)
     return _datacenter_hosts() if scenario == "datacenter-102" else BASE_HOSTS

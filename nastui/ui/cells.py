@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from nastui.core import units
-from nastui.core.baystate import BayState, bay_state
+from nastui.core.baystate import BayState, bay_state, health_word
 from nastui.core.summary import temp_label
 from nastui.model import BaySlot, Drive, HostSnapshot, LedState, Thresholds
 
@@ -201,7 +201,7 @@ def selected_summary(
     found = snapshot.pool_of(drive.key)
     led = " LOCATE" if slot.led in (LedState.LOCATE, LedState.BLINK) else ""
     parts = {
-        "head": f"bay {slot.bay}: {drive.dev} {temp} {drive.verdict.health.name}{led}",
+        "head": f"bay {slot.bay}: {drive.dev} {temp} {health_word(drive)}{led}",
         "power": drive.power.value,
         "pool": f"{found[0].name}/{found[1]}" if found else "",
         "model": ident.model or "?",

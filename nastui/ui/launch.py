@@ -21,7 +21,13 @@ from nastui.model import HostSnapshot
 from nastui.session import Session, Source, history_for, open_or_exit, run_async
 
 COLOR_SYSTEMS = {"16": "standard", "256": "256", "truecolor": "truecolor"}
+# The longest the first frame waits for the first poll (then it comes without a snapshot, and
+# another frame when the interface's own first poll ends).
 FIRST_POLL_WAIT_S = 1.0
+# The longest that poll waits for SMART: the reads still going on then go on in the interface
+# (the same event loop), their drives shown as being read until each ends. Smaller than the
+# whole poll's wait, so the pools and fans collected after the drives still make the frame.
+FIRST_SMART_WAIT_S = 0.75
 
 
 def textual_environment(env: MutableMapping[str, str], colors: str | None) -> None:
@@ -34,16 +40,20 @@ def textual_environment(env: MutableMapping[str, str], colors: str | None) -> No
     env.setdefault("TEXTUAL_FPS", "20")
 
 
-def _first_snapshot(session: Session) -> HostSnapshot | None:
-    """Poll once before the UI starts so its first frame has data (skipped if slow)."""
+def _first_snapshot(session: Session, runner: asyncio.Runner) -> HostSnapshot | None:
+    """Poll once before the UI starts, on the event loop the interface will run on, so its
+    first frame has data (None if the poll is slower than `FIRST_POLL_WAIT_S`). SMART reads
+    still going on after `FIRST_SMART_WAIT_S` are not cut short: the interface's next poll
+    takes them up."""
 
     async def bounded() -> HostSnapshot | None:
         try:
-            return await asyncio.wait_for(session.poll(), FIRST_POLL_WAIT_S)
+            first = session.poll(wait=FIRST_SMART_WAIT_S)
+            return await asyncio.wait_for(first, FIRST_POLL_WAIT_S)
         except TimeoutError:
             return None
 
-    return run_async(bounded())
+    return run_async(bounded(), runner)
 
 
 def run_ui(args: argparse.Namespace) -> int:
@@ -63,19 +73,23 @@ def run_ui(args: argparse.Namespace) -> int:
     ui = session.config.ui
     textual_environment(os.environ, args.colors or ui.colors)
     ascii_only = choose_ascii(os.environ, forced=True if args.ascii else ui.ascii)
-    initial = _first_snapshot(session)
+    # One event loop for the first poll and the interface: the SMART reads the first poll
+    # started and did not wait for end in the interface, rather than being killed with a loop.
+    with asyncio.Runner() as runner:
+        initial = _first_snapshot(session, runner)
 
-    from nastui.ui.app import make_app  # Textual is imported here, and only here
+        from nastui.ui.app import make_app  # Textual is imported here, and only here
 
-    app = make_app(
-        session,
-        ascii_only=ascii_only,
-        initial=initial,
-        history_loader=partial(history_for, session),
-    )
-    # What the start built (modules, classes, the session, the first snapshot) lives as long as
-    # the process: out of the collector's sight, its full passes do not walk it again (one came
-    # just before the first frame: 24 ms).
-    gc.freeze()
-    app.run()
+        app = make_app(
+            session,
+            ascii_only=ascii_only,
+            initial=initial,
+            history_loader=partial(history_for, session),
+        )
+        # What the start built (modules, classes, the session, the first snapshot) lives as
+        # long as the process: out of the collector's sight, its full passes do not walk it
+        # again (one came just before the first frame: 24 ms).
+        gc.freeze()
+        # As `App.run` runs it (`asyncio.run(app.run_async())`), on this loop.
+        run_async(app.run_async(), runner)
     return app.return_code or 0

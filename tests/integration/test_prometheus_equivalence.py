@@ -173,14 +173,15 @@ def test_rules_fire_what_nastui_alerts(name: str, tmp_path: Path) -> None:
 
 
 def test_the_fleet_too(tmp_path: Path) -> None:
-    """The demo's fleet: a NAS, an archive box, a UPS and an unreachable host; each host's
-    alerts as the daemon has them (its assessment and "unreachable")."""
+    """The demo's fleet where it shows problems: a NAS, an archive box with a degraded pool,
+    a UPS and an unreachable host; each host's alerts as the daemon has them (its assessment
+    and "unreachable")."""
     limits = Thresholds()
-    raw = SimBackend("healthy-24-bay").snapshot()
+    raw = SimBackend("failing-drive").snapshot()
     snap = assess(raw, limits, raw.taken_at)
     want = expected(snap, snap.host, snap.alerts)
     hosts = []
-    for member in asyncio.run(SimFleet("healthy-24-bay", limits=limits).poll()):
+    for member in asyncio.run(SimFleet("failing-drive", limits=limits).poll()):
         alerts = fleet_alerts(member, snap.taken_at)
         seen = member.snapshot or HostSnapshot(member.name, 0.0)
         want += expected(seen, member.name, alerts)

@@ -88,7 +88,7 @@ async def test_enter_opens_the_host_and_escape_returns() -> None:
 
 
 async def test_unreachable_host_shows_the_error_and_last_contact() -> None:
-    app = demo_app()
+    app = demo_app("failing-drive")  # offsite is silent where the scenario shows problems
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         await pilot.press("H", "end", "enter")

@@ -55,8 +55,9 @@ def test_fleet_datacenter_scrolls(snap_compare: Compare) -> None:
 
 
 def test_fleet_unreachable_host(snap_compare: Compare) -> None:
-    """offsite opened (healthy-24-bay): "X CRITICAL", last contact 3 h ago, the poll error in
-    red ("no answer from 192.0.2.40:161 within 2 s (1 retry): ..."), "below: what it reported
-    3 h ago", then its four drives and the DataVol1 volume as last seen; no "no alerts" line."""
-    app = demo_app(ascii_only=True)
+    """offsite opened (failing-drive: it answers only in healthy-24-bay): "X CRITICAL", last
+    contact 3 h ago, the poll error in red ("no answer from 192.0.2.40:161 within 2 s (1
+    retry): ..."), "below: what it reported 3 h ago", then its four drives and the DataVol1
+    volume as last seen; no "no alerts" line."""
+    app = demo_app("failing-drive", ascii_only=True)
     assert snap_compare(app, press=["H", "end", "enter"], terminal_size=(80, 24))

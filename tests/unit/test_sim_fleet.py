@@ -10,7 +10,7 @@ from nastui.model import UNASSESSED, Health, PoolState, ScanState, UpsStatus
 from nastui.sim import SCENARIOS, UnknownScenario
 from nastui.sim.clock import SIM_EPOCH, FakeClock
 from nastui.sim.fleet import FLEET_PHASE_S, SimFleet
-from nastui.sim.fleet_hosts import OFFSITE_SILENT_S
+from nastui.sim.fleet_hosts import ALL_ANSWER, OFFSITE_SILENT_S
 
 BASE = ["backup-nas", "archive", "ups-rack", "offsite"]
 
@@ -55,23 +55,31 @@ def test_same_seed_same_fleet_other_seed_other_serials() -> None:
     assert serials != others
 
 
-def test_healthy_fleet_is_ok_but_offsite_which_stopped_answering() -> None:
+def test_the_healthy_scenarios_fleet_is_all_ok() -> None:
+    # What `nastui --demo` shows a new user first, and the README's first pictures: no
+    # "fleet CRIT" badge beside a healthy box.
     hosts = SimFleet().hosts_at(SIM_EPOCH)
     rows = {r.name: r for r in fleet_rows(hosts, SIM_EPOCH)}
-    assert {n: r.health for n, r in rows.items()} == {
-        "backup-nas": Health.OK,
-        "archive": Health.OK,
-        "ups-rack": Health.OK,
-        "offsite": Health.CRITICAL,
-    }
+    assert {n: r.health for n, r in rows.items()} == dict.fromkeys(
+        ("backup-nas", "archive", "ups-rack", "offsite"), Health.OK
+    )
+    assert all(h.error is None for h in hosts)
+    assert {r.contact for r in rows.values()} == {"<1 min ago"}  # by the minute: fewer redraws
+    assert rows["ups-rack"].ups.startswith("online 100%")
+
+
+@pytest.mark.parametrize("scenario", sorted(set(SCENARIOS) - ALL_ANSWER))
+def test_offsite_stopped_answering_where_the_scenario_shows_problems(scenario: str) -> None:
+    hosts = SimFleet(scenario).hosts_at(SIM_EPOCH)
+    rows = {r.name: r for r in fleet_rows(hosts, SIM_EPOCH)}
+    assert rows["offsite"].health is Health.CRITICAL
     offsite = {h.name: h for h in hosts}["offsite"]
     assert offsite.last_contact == SIM_EPOCH - OFFSITE_SILENT_S
     assert offsite.error is not None
     assert "no answer from 192.0.2.40:161 within 2 s" in offsite.error
     assert offsite.snapshot is not None and offsite.snapshot.taken_at == offsite.last_contact
     assert rows["offsite"].contact == "3 h ago"
-    assert rows["backup-nas"].contact == "<1 min ago"  # by the minute: fewer redraws
-    assert rows["ups-rack"].ups.startswith("online 100%")
+    assert rows["backup-nas"].contact == "<1 min ago"
 
 
 def test_backup_nas_is_synology_like_with_eight_drives_and_one_volume() -> None:

@@ -8,16 +8,19 @@ sleeping drive is never woken.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import dataclasses
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from nastui.collectors.base import reads_until
 from nastui.collectors.drives import DriveCollector, Schedule
 from nastui.collectors.runner import CommandResult
 from nastui.collectors.smart.collector import SmartCollector
-from nastui.core.health import drive_verdict
+from nastui.core.health import awaiting_smart, drive_verdict
 from nastui.model import Drive, DriveIdentity, Health, PowerState, TempSource, Thresholds, Transport
 from tests.fakesys import SAS_PARENT, SATA_PARENT, FakeDisk, build
 from tests.smartbox import (
@@ -172,6 +175,69 @@ async def test_a_hung_smartctl_keeps_only_its_own_drive_waiting(
     assert second[1].smart_problem is not None and "timed out" in second[1].smart_problem
     assert second[0].smart_read_at == NOW
     await smart.settle()
+
+
+def test_a_read_cut_short_when_its_event_loop_ends_is_due_again(
+    box: SmartBox, tmp_path: Path
+) -> None:
+    # The interface's first poll ran on an event loop of its own, given a second: a longer
+    # SMART read was killed with that loop, and the drive waited `smart_s` (5 minutes) for its
+    # next read, UNKNOWN ("no SMART data") all along.
+    box.drive("sda", HEALTHY)
+    box.env(delay=1.0)
+    smart = SmartCollector(tmp_path, smart_every=300)
+    found = [sata("sda", "A")]
+
+    async def cut_short() -> None:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(smart.poll(found, NOW), 0.2)
+
+    asyncio.run(cut_short())
+    box.env()
+    drives, _ = asyncio.run(smart.poll(found, NOW + 2))
+    assert drives[0].has_smart and drives[0].smart_read_at == NOW + 2
+    assert not drives[0].smart_pending
+    assert len(box.calls()) == 2  # read again, the cut one counted
+
+
+async def test_a_drive_is_pending_while_its_first_read_goes_on_past_the_deadline(
+    box: SmartBox, tmp_path: Path
+) -> None:
+    box.drive("sda", HEALTHY)
+    box.env(delay=0.5)
+    smart = SmartCollector(tmp_path, smart_every=300, temp_every=30)
+    found = [sata("sda", "A")]
+    started = time.monotonic()
+    with reads_until(asyncio.get_running_loop().time() + 0.1):
+        first, errors = await smart.poll(found, NOW)
+    assert time.monotonic() - started < 0.45  # published at the deadline, not when read
+    assert first[0].smart_pending and not first[0].has_smart and errors == ()
+    verdict = drive_verdict(first[0], Thresholds(), NOW)
+    assert verdict.summary == "SMART read under way"
+    assert awaiting_smart(dataclasses.replace(first[0], verdict=verdict))
+    await smart.settle()
+    later, _ = await smart.poll(found, NOW + 2)  # takes the read up: no second smartctl
+    assert later[0].has_smart and not later[0].smart_pending
+    assert drive_verdict(later[0], Thresholds(), NOW + 2).health is Health.OK
+    assert len(box.calls()) == 1  # nor a temperature probe: the full read brought one
+
+
+async def test_a_hung_first_read_is_pending_until_its_timeout_then_says_why(
+    box: SmartBox, tmp_path: Path
+) -> None:
+    box.env(hang=["sda"])
+    smart = SmartCollector(tmp_path, timeout=1.0)
+    found = [sata("sda", "A")]
+    with reads_until(asyncio.get_running_loop().time()):
+        first, _ = await smart.poll(found, NOW)
+    assert first[0].smart_pending
+    await smart.settle()  # the runner kills it at its timeout
+    later, _ = await smart.poll(found, NOW + 2)
+    assert not later[0].smart_pending
+    assert later[0].smart_problem is not None and "timed out" in later[0].smart_problem
+    verdict = drive_verdict(later[0], Thresholds(), NOW + 2)
+    assert verdict.health is Health.UNKNOWN
+    assert not awaiting_smart(dataclasses.replace(later[0], verdict=verdict))
 
 
 async def test_concurrency_is_bounded() -> None:

@@ -7,9 +7,12 @@ Each drive gets, through the runner and always with `-n standby` and its interfa
 - between full reads, for drives without a hwmon sensor, a quick temperature and power-mode
   probe every `temp_every` seconds (default 30): `smartctl -n standby -j -A`, parsed as JSON.
 Reads run as tasks, at most `concurrency` (32) at once, each bounded by the runner's timeout. A poll
-waits up to `wait_s` for the reads it started and publishes what is done; a hung smartctl keeps
-only its own drive waiting. A drive in standby keeps its last SMART data and temperature (shown
-stale) and is never woken: see `nastui.collectors.smart.wake` for the wake-up counter.
+waits up to `wait_s` for the reads it started (no later than the poll's deadline, if it has one:
+`nastui.collectors.base.reads_until`) and publishes what is done; a hung smartctl keeps only its
+own drive waiting. A read still going on is taken up by the next poll; until a drive's first read
+ends, the drive is `smart_pending`. A read cut short (its event loop closed) is due again at the
+next poll. A drive in standby keeps its last SMART data and temperature (shown stale) and is
+never woken: see `nastui.collectors.smart.wake` for the wake-up counter.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from enum import Enum
 from pathlib import Path
 
 from nastui.collectors import runner
+from nastui.collectors.base import read_deadline
 from nastui.collectors.smart.errors import SmartProblem, problem_of
 from nastui.collectors.smart.json_report import parse_json
 from nastui.collectors.smart.pysmart_parse import (
@@ -154,6 +158,8 @@ class _State:
     full_at: float | None = None
     probe_at: float | None = None
     task: asyncio.Task[Outcome] | None = None
+    # When the running read's kind was last due before it started: put back if it is cut short.
+    before: tuple[float | None, float | None] = (None, None)
 
 
 def is_device_node(path: Path) -> bool:
@@ -245,10 +251,10 @@ class SmartCollector:
             if wanted is Due.NOTHING:
                 continue
             probe = wanted is Due.PROBE
-            if probe:
-                state.probe_at = now
-            else:
+            state.before = (state.full_at, state.probe_at)
+            if not probe:
                 state.full_at = now
+            state.probe_at = now  # a full read brings the temperature too
             state.task = asyncio.ensure_future(self._bounded(self._target(drive), probe))
             started.append(state.task)
         return started
@@ -263,7 +269,8 @@ class SmartCollector:
         if task is None or not task.done():
             return
         state.task = None
-        if task.cancelled():
+        if task.cancelled():  # cut short (its event loop closed): due again, as if not started
+            state.full_at, state.probe_at = state.before
             return
         error = task.exception()
         if error is not None:
@@ -310,6 +317,7 @@ class SmartCollector:
             power=state.power if state.power is not PowerState.UNKNOWN else out.power,
             temperature=temperature,
             smart_problem=state.problem.text if state.problem else None,
+            smart_pending=_first_read_running(state),
             wakeups=self.wakes.wakeups(drive.key),
         )
 
@@ -352,10 +360,19 @@ class SmartCollector:
         self._finish_all(drives, now, counters)  # reads that ended since the last poll
         started = self._start(drives, now, counters)
         if started:
-            await asyncio.wait(started, timeout=self._wait_s)
+            await asyncio.wait(started, timeout=self._waiting())
         self._finish_all(drives, now, counters)
         merged = tuple(self._merged(d, self._states[d.key]) for d in drives)
         return merged, tuple(self._errors(drives))
+
+    def _waiting(self) -> float:
+        """How long this poll waits for the reads it started: `wait_s`, or less by the poll's
+        deadline (none left: it publishes at once)."""
+        deadline = read_deadline()
+        if deadline is None:
+            return self._wait_s
+        left = deadline - asyncio.get_running_loop().time()
+        return max(0.0, min(self._wait_s, left))
 
     async def settle(self) -> None:
         """Wait for the reads still running to end; each is bounded by the runner's timeout,
@@ -363,6 +380,12 @@ class SmartCollector:
         tasks = [s.task for s in self._states.values() if s.task is not None and not s.task.done()]
         if tasks:
             await asyncio.wait(tasks)
+
+
+def _first_read_running(state: _State) -> bool:
+    """A drive's first SMART read is under way: none has ended (with data or a problem)."""
+    running = state.task is not None and not state.task.done()
+    return running and state.reading is None and state.problem is None
 
 
 def parse_capture(text: str, source: str) -> SmartReading:

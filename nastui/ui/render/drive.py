@@ -8,7 +8,9 @@ from collections.abc import Mapping
 from rich.text import Text
 
 from nastui.core import units
+from nastui.core.baystate import BayState, health_word
 from nastui.core.glyphs import Glyphs
+from nastui.core.health import NO_SMART, awaiting_smart
 from nastui.model import Drive, HostSnapshot, LedState
 from nastui.ui.render.style import DIM, HEALTH_STYLE, LABEL, degrees, fit
 
@@ -79,7 +81,8 @@ def state_text(drive: Drive, snapshot: HostSnapshot, glyphs: Glyphs) -> Text:
         _field(text, "wake-ups by nastui", str(drive.wakeups))
     text.append("\nhealth ", style=DIM)
     verdict = drive.verdict
-    text.append(verdict.health.name, style=HEALTH_STYLE[verdict.health])
+    reading = awaiting_smart(drive)
+    text.append(health_word(drive), style=DIM if reading else HEALTH_STYLE[verdict.health])
     read_at = drive.smart_read_at
     text.append(f"   SMART read {units.age(now - read_at) if read_at else 'never'}", style=DIM)
     for reason in verdict.reasons:
@@ -88,7 +91,10 @@ def state_text(drive: Drive, snapshot: HostSnapshot, glyphs: Glyphs) -> Text:
             text.append(reason.text, style=DIM)
             continue
         mark = "!" if reason.health.rank >= 2 else "?"
-        text.append(f"\n  {mark} ", style=HEALTH_STYLE[reason.health])
+        if reading and reason.key == NO_SMART:
+            text.append(f"\n  {BayState.READING.mark} ", style=DIM)
+        else:
+            text.append(f"\n  {mark} ", style=HEALTH_STYLE[reason.health])
         text.append(reason.text)
     return text
 

@@ -10,7 +10,7 @@ import time
 from rich.text import Text
 
 from nastui.core import summary
-from nastui.core.assess import drive_place, overall
+from nastui.core.assess import awaiting_smart_alert, awaiting_smart_keys, drive_place, overall
 from nastui.core.glyphs import ASCII as ASCII_MARKS
 from nastui.core.glyphs import Glyphs
 from nastui.model import Alert, Health, HostSnapshot, Subject, Thresholds
@@ -31,9 +31,13 @@ def title_text(snapshot: HostSnapshot | None, screen: str, width: int, *, note: 
         text.append("  collecting...")
         return text
     own, fleet = split_by_host(snapshot)
-    state = overall(dataclasses.replace(snapshot, alerts=own))
+    reading = awaiting_smart_keys(snapshot)
+    settled = tuple(a for a in own if not awaiting_smart_alert(snapshot, a, reading))
+    state = overall(dataclasses.replace(snapshot, alerts=settled))
     right = Text(f" {screen}  ")
     right.append(f" {state.name} ", style=HEALTH_STYLE[state])
+    if len(settled) < len(own):  # drives whose first SMART read is under way: not UNKNOWN
+        right.append(" reading SMART", style=DIM)
     others = overall(dataclasses.replace(snapshot, alerts=fleet))
     if others is not Health.OK:  # another host of the fleet: a badge beside the box's state
         right.append(" ")
@@ -85,12 +89,28 @@ def alert_name(snapshot: HostSnapshot, alert: Alert) -> str:
 
 def alerts_text(snapshot: HostSnapshot | None, lines: int, width: int, glyphs: Glyphs) -> Text:
     """The worst alerts in `lines` lines of `width`: wrapped when they all fit that way, else
-    one line each, with a count of the rest; "no alerts" when all is well."""
+    one line each, with a count of the rest; "no alerts" when all is well. Drives whose first
+    SMART read is under way are one line at the end, not an UNKNOWN each."""
     if snapshot is None:
         return Text("")
-    alerts = [a for a in snapshot.alerts if not a.acknowledged]
+    standing = [a for a in snapshot.alerts if not a.acknowledged]
+    keys = awaiting_smart_keys(snapshot)
+    alerts = [a for a in standing if not awaiting_smart_alert(snapshot, a, keys)]
+    reading = len(standing) - len(alerts)
+    note = f"reading SMART of {reading} drive{'s' if reading > 1 else ''}" if reading else ""
     if not alerts:
+        if note:
+            return Text(f"no alerts so far; {note}", style=DIM)
         return Text("no alerts", style=HEALTH_STYLE[Health.OK])
+    text = _alert_lines(snapshot, alerts, max(1, lines - 1) if note else lines, width, glyphs)
+    if note:
+        text.append(f"\n{note}", style=DIM)
+    return text
+
+
+def _alert_lines(
+    snapshot: HostSnapshot, alerts: list[Alert], lines: int, width: int, glyphs: Glyphs
+) -> Text:
     room = max(10, width - 5)
     bodies = [f"{alert_name(snapshot, a)}: {a.message}" for a in alerts]
     wrapped = [textwrap.wrap(b, room) or [""] for b in bodies]
@@ -247,6 +267,7 @@ def help_text(glyphs: Glyphs) -> Text:
         text.append("\n")
     text.append("Bay marks (colour is never the only signal)\n", style=LABEL)
     text.append("  + OK   ! warning   X critical   z standby   . empty   # missing   ? unknown\n")
+    text.append("  - SMART being read (the first seconds after start)\n")
     text.append(
         "  [bay] selected   * locate LED on   R rebuilding   ~ stale temperature or a cut value\n"
     )

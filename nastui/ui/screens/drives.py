@@ -11,7 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 
-from nastui.core.baystate import BayState, bay_state
+from nastui.core.baystate import BayState, bay_state, health_word
 from nastui.core.summary import temp_label
 from nastui.model import BaySlot, HostSnapshot, Thresholds
 from nastui.ui.cells import CUT
@@ -48,7 +48,7 @@ def drive_rows(
             where,
             drive.dev,
             temp,
-            drive.verdict.health.name,
+            health_word(drive),
             ident.serial or "?",
             ident.model or "?",
         ]

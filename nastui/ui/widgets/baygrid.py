@@ -23,7 +23,7 @@ from nastui.model import BaySlot, Chassis, HostSnapshot, Thresholds
 from nastui.ui.cells import Cell, View, make_cell, rebuilding_drives
 from nastui.ui.gridlayout import FACE_TITLES, GridGeometry, Line, layout_grid, neighbour
 
-STATE_STYLES = ("OK", "STANDBY", "EMPTY", "UNKNOWN", "WARNING", "MISSING", "CRITICAL")
+STATE_STYLES = ("OK", "READING", "STANDBY", "EMPTY", "UNKNOWN", "WARNING", "MISSING", "CRITICAL")
 TEMP_STYLES = ("t-cold", "t-cool", "t-ok", "t-warm", "t-hot", "t-crit", "t-none")
 
 
