@@ -20,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import os
 import signal
 import tempfile
 import time
@@ -32,7 +31,7 @@ from typing import Protocol
 from nastui.bench import store
 from nastui.bench.cache import CacheError, WriteCacheSwitch
 from nastui.bench.fiojob import custom_job_text
-from nastui.bench.guard import GuardRefused, Place, fresh_name, refusal, workspace, writes
+from nastui.bench.guard import GuardRefused, Place, refusal, workspace, writes
 from nastui.bench.host import BenchHost
 from nastui.bench.jobs import (
     CUSTOM_FILE,
@@ -211,7 +210,7 @@ class BenchRunner:
         self.host, self.host_name, self.runs_dir = host, host_name, runs_dir
         self.tool_note = tool_note
         self.guarded = guarded
-        self._ids: set[str] = set()
+        self._given: dict[str, int] = {}  # an id's base -> how many of its names were passed
         self.on_event = on_event or (lambda event: None)
         self.clock = clock
 
@@ -407,24 +406,25 @@ class BenchRunner:
             yield fio_argv(step, path)
 
     def _unique(self, run: BenchRun) -> str:
-        """The run's id: `run_id_for` its start, target and profile, or with "-2", "-3"... when
-        this runner gave it already or the disk has it (a run saved by that id, or a directory
-        target's fresh directory of that name: a run going on in another process, or one
-        killed before it cleaned up). Two processes may still pick the same id at the same
-        moment: the fresh directory is then made under the next free name, and the run saved
-        under the next free id (`_save`), neither ever replacing what the other made."""
+        """The run's id: `run_id_for` its start, target and profile, or with "-2", "-3"...:
+        past every name of that second this runner gave (so its ids sort in the order its
+        runs were made, `store.run_order`) and past any a saved run has. Ids are unique where
+        they live; a fresh directory's name is made unique where it lives (`FreshDirectory`,
+        mkdir as the claim), so another process's run going on or a killed run's leftover
+        changes where this run writes, never what it is called (the demo's frozen clock
+        stamps every run the same second). Two processes may still pick the same id at the
+        same moment: the run is then saved under the next free id (`_save`)."""
         base = run_id_for(run.started_at, run.target, run.settings.profile)
-        free = (c for c in numbered(base) if c not in self._ids)
-        candidate = next(c for c in free if not self._on_disk(c, run.target))
-        self._ids.add(candidate)
-        return candidate
+        passed = self._given.get(base, 0)
+        for index, candidate in enumerate(numbered(base)):
+            if index >= passed and not self._saved(candidate):
+                self._given[base] = index + 1
+                return candidate
+        raise AssertionError("numbered() has no end")  # pragma: no cover
 
-    def _on_disk(self, run_id: str, target: BenchTarget) -> bool:
-        """Whether a saved run or a fresh directory has this id."""
-        if self.runs_dir is not None and store.taken(self.runs_dir, run_id):
-            return True
-        fresh = Path(target.path) / fresh_name(run_id)
-        return target.kind is TargetKind.DIRECTORY and os.path.lexists(fresh)
+    def _saved(self, run_id: str) -> bool:
+        """Whether a saved run has this id."""
+        return self.runs_dir is not None and store.taken(self.runs_dir, run_id)
 
     def _end(self, run: BenchRun, state: RunState, message: str) -> BenchRun:
         """Stamp the end, save (unless refused before anything ran), return."""

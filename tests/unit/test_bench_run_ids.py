@@ -1,7 +1,9 @@
-"""Run ids and fresh directories are unique against the disk as well as the runner: with the
-demo's frozen clock every run is stamped the same second, so a directory left by a killed run,
-another run going on (another thread or process) or a run saved meanwhile must push the next
-run to a new name, never refuse it and never touch what is there."""
+"""Run ids are unique where they live (the runner's own, the saved runs) and fresh directories
+where they live (the target directory): with the demo's frozen clock every run is stamped the
+same second, so a directory left by a killed run or another run going on (another thread or
+process) must push the run's fresh directory to a new name, and a run saved meanwhile its id,
+never refuse it and never touch what is there. A runner's ids sort in the order its runs were
+made, whatever other processes do (the bench screen's pictures name them)."""
 
 from __future__ import annotations
 
@@ -41,7 +43,7 @@ async def test_a_leftover_fresh_directory_is_passed_over_and_kept(tmp_path: Path
     (leftover / "nastui-bench.dat").write_bytes(b"not ours")
     run = await runner(tmp_path / "runs").run(RANDRW, target)
     assert run.state is RunState.COMPLETE, run.message
-    assert run.run_id == f"{first}-2"
+    assert run.run_id == first  # what the run is called does not depend on who writes there
     assert fresh_dirs(tmp_path) == [leftover.name]  # ours made and removed, the leftover kept
     assert (leftover / "nastui-bench.dat").read_bytes() == b"not ours"
     assert store.load(tmp_path / "runs" / f"{run.run_id}.json") == run
@@ -52,7 +54,7 @@ async def test_a_symlink_with_the_name_is_passed_over_too(tmp_path: Path) -> Non
     first = run_id_for(CLOCK, target, "randrw")
     (tmp_path / f"{FRESH_PREFIX}{first}").symlink_to(tmp_path / "nowhere")
     run = await runner(None).run(RANDRW, target)
-    assert run.state is RunState.COMPLETE and run.run_id == f"{first}-2"
+    assert run.state is RunState.COMPLETE and run.run_id == first
     assert not (tmp_path / "nowhere").exists()
 
 
@@ -147,3 +149,34 @@ async def test_a_runs_directory_that_is_a_file_fails_the_save_at_once(tmp_path: 
     with pytest.raises(FileExistsError):
         await runner(tmp_path / "runs").run(RANDRW, demo_target(str(tmp_path)))
     assert (tmp_path / "runs").read_text() == "not a directory"
+
+
+async def test_what_another_process_writes_does_not_rename_a_runners_runs(tmp_path: Path) -> None:
+    """Two demos at once (two processes, no runs saved), each making two runs while the other
+    writes in the same directory: each names its runs as it would alone, in the order it made
+    them. (Naming them after the fresh directories on disk gave one "-2" then "" when the
+    other's directory was gone by its second run, and the bench screen's pictures differed
+    whenever two test workers ran them at once.)"""
+    target = demo_target(str(tmp_path))
+    first = run_id_for(CLOCK, target, "randrw")
+
+    async def twice(bench: BenchRunner) -> list[str]:
+        return [(await bench.run(RANDRW, target)).run_id for _ in range(2)]
+
+    one = runner(None, ReplayHost(demo_recordings(), pace=0.01))
+    two = runner(None, ReplayHost(demo_recordings(), pace=0.005))
+    made = await asyncio.gather(twice(one), twice(two))
+    assert list(made) == [[first, f"{first}-2"]] * 2
+    assert fresh_dirs(tmp_path) == []
+
+
+async def test_a_leftover_gone_by_the_next_run_keeps_the_order(tmp_path: Path) -> None:
+    target = demo_target(str(tmp_path))
+    first = run_id_for(CLOCK, target, "randrw")
+    bench = runner(None)
+    leftover = tmp_path / f"{FRESH_PREFIX}{first}"
+    leftover.mkdir()
+    before = await bench.run(RANDRW, target)
+    leftover.rmdir()
+    after = await bench.run(RANDRW, target)
+    assert [before.run_id, after.run_id] == [first, f"{first}-2"]
