@@ -41,6 +41,10 @@ if TYPE_CHECKING:
 STARTUP_HOLD_MAX_S = 0.25
 # The longest the history's load waits after the first paint for the fleet's first poll.
 HISTORY_WAIT_S = 0.25
+# The longest one of the interface's polls waits for the SMART reads it started (a full read
+# of every drive comes each `poll.smart_s`): a slow or hung smartctl does not freeze the
+# temperatures and I/O rates on screen; the read goes on and the next poll takes it up.
+POLL_SMART_WAIT_S = 1.0
 
 
 def _screen(module: str, name: str) -> Callable[[], Screen[Any]]:
@@ -269,7 +273,7 @@ class NastuiApp(App[int]):
         if self._live and self._local is not None:
             await self._wait_interval()
         while True:
-            snapshot = await self.session.poll()
+            snapshot = await self.session.poll(wait=POLL_SMART_WAIT_S)
             self.post_message(SnapshotReady(snapshot))
             if not self._live:
                 return

@@ -129,3 +129,26 @@ def test_a_hung_smartctl_holds_no_frame_and_its_drive_says_why_at_the_timeout(
     screen = "\n".join(later)
     assert "? 1 sdb" in screen and "UNKN bay 1 sdb" in screen, screen  # degraded, not dropped
     assert "+ 0 sda" in screen, screen
+
+
+async def test_the_interfaces_polls_wait_for_smart_only_so_long(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Every poll the interface makes bounds its wait for SMART reads (`POLL_SMART_WAIT_S`),
+    so a slow full read every `smart_s` does not freeze what else the screen shows."""
+    from nastui.ui.app import POLL_SMART_WAIT_S
+
+    session = open_session(Source(demo=True, history=False, fleet=False), {})
+    waits: list[float | None] = []
+    real = session.poll
+
+    async def poll(*, wait: float | None = None) -> HostSnapshot:
+        waits.append(wait)
+        return await real(wait=wait)
+
+    monkeypatch.setattr(session, "poll", poll)
+    app = make_app(session, live=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.snapshot is not None
+    assert waits and set(waits) == {POLL_SMART_WAIT_S}

@@ -222,6 +222,30 @@ async def test_a_drive_is_pending_while_its_first_read_goes_on_past_the_deadline
     assert len(box.calls()) == 1  # nor a temperature probe: the full read brought one
 
 
+async def test_a_later_read_past_the_deadline_keeps_the_last_one_until_it_ends(
+    box: SmartBox, tmp_path: Path
+) -> None:
+    """The interface's polls wait for SMART only so long (`POLL_SMART_WAIT_S`): a full read
+    every `smart_s` that is slow leaves the drive as last read, not pending, while its
+    temperatures and I/O go on being published."""
+    box.drive("sda", HEALTHY)
+    smart = SmartCollector(tmp_path, smart_every=300, temp_every=30)
+    found = [sata("sda", "A")]
+    first, _ = await smart.poll(found, NOW)
+    assert first[0].smart_read_at == NOW
+    box.env(delay=0.6)
+    started = time.monotonic()
+    with reads_until(asyncio.get_running_loop().time() + 0.1):
+        during, _ = await smart.poll(found, NOW + 300)
+    assert time.monotonic() - started < 0.5
+    assert during[0].smart_read_at == NOW and during[0].has_smart
+    assert not during[0].smart_pending
+    await smart.settle()
+    after, _ = await smart.poll(found, NOW + 302)
+    assert after[0].smart_read_at == NOW + 302  # taken up by the next poll
+    assert len(box.calls()) == 2  # not read a third time
+
+
 async def test_a_hung_first_read_is_pending_until_its_timeout_then_says_why(
     box: SmartBox, tmp_path: Path
 ) -> None:
