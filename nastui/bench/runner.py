@@ -177,6 +177,19 @@ def stop_on_signals(stop: asyncio.Event, signals: tuple[int, ...]) -> Iterator[N
             loop.remove_signal_handler(sig)
 
 
+async def watch_footprint(host: BenchHost, target: BenchTarget, stop: asyncio.Event) -> str:
+    """Look at `target`'s footprint every `WATCH_S` seconds until `stop` is set: at the first
+    use of it by anyone else, or a change in it, return why ("" once `stop` was set by
+    another). The caller records why and sets `stop` (no other task runs in between)."""
+    while not stop.is_set():
+        began = time.monotonic()
+        uses = await host.uses_now(target)
+        if uses:
+            return "; ".join(uses)
+        await asyncio.sleep(max(0.0, WATCH_S - (time.monotonic() - began)))
+    return ""
+
+
 CLI_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 UI_SIGNALS = (signal.SIGTERM, signal.SIGHUP)  # Ctrl-C is a key in the TUI
 
@@ -347,16 +360,12 @@ class BenchRunner:
                 await watch
 
     async def _watch(self, job: _Job) -> None:
-        """Look at the target's footprint every `WATCH_S` seconds; at the first use of it by
+        """The watch (`watch_footprint`) over the run's target: at the first use of it by
         anyone else, or a change in it, say why and stop the run."""
-        while not job.stop.is_set():
-            began = time.monotonic()
-            uses = await self.host.uses_now(job.base.target)
-            if uses:
-                job.guard = "; ".join(uses)
-                job.stop.set()
-                return
-            await asyncio.sleep(max(0.0, WATCH_S - (time.monotonic() - began)))
+        why = await watch_footprint(self.host, job.base.target, job.stop)
+        if why:
+            job.guard = why
+            job.stop.set()
 
     async def _step(self, job: _Job, index: int, path: str) -> StepResult:
         """One step, streamed; its result."""

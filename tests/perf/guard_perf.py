@@ -32,7 +32,7 @@ from pathlib import Path
 
 from nastui.bench.fiojob import check_custom_job
 from nastui.bench.guard import ExclusiveHold
-from nastui.bench.runner import WATCH_S
+from nastui.bench.runner import watch_footprint
 from nastui.collectors.blockstack import inspect
 from nastui.collectors.fio_host import LocalBenchHost
 from nastui.collectors.fio_target import inspect_target
@@ -108,16 +108,24 @@ def cpu_ms(work: Callable[[], object], repeat: int = 20) -> float:
     return statistics.median(times) * 1000
 
 
+class _Counting(LocalBenchHost):
+    """The machine's bench host, counting the watch's looks."""
+
+    looks = 0
+
+    async def uses_now(self, target: BenchTarget) -> tuple[str, ...]:
+        self.looks += 1
+        return await super().uses_now(target)
+
+
 async def _watching(target: BenchTarget, seconds: float) -> tuple[int, float, float]:
-    """The runner's watch on `target` for `seconds`: (looks, CPU s, wall s)."""
-    host, looks = LocalBenchHost(), 0
+    """The runner's watch (`watch_footprint`) on `target` for `seconds`: (looks, CPU s,
+    wall s)."""
+    host, stop = _Counting(), asyncio.Event()
+    asyncio.get_running_loop().call_later(seconds, stop.set)
     cpu, wall = time.process_time(), time.monotonic()
-    while time.monotonic() - wall < seconds:
-        began = time.monotonic()
-        await host.uses_now(target)
-        looks += 1
-        await asyncio.sleep(max(0.0, WATCH_S - (time.monotonic() - began)))
-    return looks, time.process_time() - cpu, time.monotonic() - wall
+    await watch_footprint(host, target, stop)
+    return host.looks, time.process_time() - cpu, time.monotonic() - wall
 
 
 def watch_figures(seconds: float = 10.0) -> tuple[int, float, float, float, float]:

@@ -17,11 +17,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import time
 from pathlib import Path
 
 from nastui.bench.guard import ExclusiveHold, GuardRefused
-from nastui.bench.runner import WATCH_S
+from nastui.bench.runner import watch_footprint
 from nastui.collectors import runner
 from nastui.collectors.fio_host import LocalBenchHost
 from nastui.collectors.fio_target import RunFn, TargetError, inspect_target
@@ -69,14 +68,10 @@ async def _watched(
     why: list[str] = []
 
     async def watch() -> None:
-        while not stop.is_set():
-            began = time.monotonic()
-            uses = await host.uses_now(target)
-            if uses:
-                why.extend(uses)
-                stop.set()
-                return
-            await asyncio.sleep(max(0.0, WATCH_S - (time.monotonic() - began)))
+        found = await watch_footprint(host, target, stop)
+        if found:
+            why.append(found)
+            stop.set()
 
     watcher = asyncio.ensure_future(watch())
     try:
