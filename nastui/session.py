@@ -288,14 +288,15 @@ def _open_machine(source: Source, env: Mapping[str, str]) -> Session:
         tester=lambda: _machine_tester(run, timeout),
     )
     store = SnapshotStore()
+    directory = state_dir(env, os.geteuid())
     session = Session(
         config,
         backend,
         clock,
-        lambda: _machine_locator(root, run, store, backend.host, state_dir(env, os.geteuid())),
+        lambda: _machine_locator(root, run, store, backend.host, directory),
         store,
         _fleet(source, config, clock) if source.fleet else None,
-        state_dir=state_dir(env, os.geteuid()),
+        state_dir=directory,
         legacy_acks=_legacy_acks(env),
         tree=tree,
         past=lambda: _local_history(env),
