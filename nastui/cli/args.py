@@ -24,12 +24,32 @@ PLUGIN_COMMANDS = frozenset({"status"})  # run by monitoring systems: their exit
 VALUED_OPTIONS = frozenset({"--scenario", "--seed", "--root", "--config", "--colors"})
 
 
+class _Formatter(argparse.HelpFormatter):
+    """argparse's formatter, its width from `help_width`. argparse makes one for every option
+    added (to check its metavar), and its own asks `shutil` for the width: shutil, and the
+    compression modules shutil loads, were 2 ms of every start."""
+
+    def __init__(
+        self,
+        prog: str,
+        indent_increment: int = 2,
+        max_help_position: int = 24,
+        width: int | None = None,
+    ) -> None:
+        width = help_width() - 2 if width is None else width  # less 2, as argparse does
+        super().__init__(prog, indent_increment, max_help_position, width)
+
+
 class Parser(argparse.ArgumentParser):
     """argparse, but usage errors exit 64 (EX_USAGE): 2 means CRITICAL to a monitoring system.
     For a monitoring-plugin command (`plugin`), a usage error is UNKNOWN (3) with a plugin
     status line on stdout, so the monitoring system shows what is wrong."""
 
     plugin = False
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
@@ -38,6 +58,23 @@ class Parser(argparse.ArgumentParser):
             print(line, file=sys.stdout, flush=True)
             self.exit(UNKNOWN, f"{self.prog}: error: {message}\n")
         self.exit(EX_USAGE, f"{self.prog}: error: {message}\n")
+
+
+def help_width() -> int:
+    """The columns `shutil.get_terminal_size` gives: COLUMNS, else standard output's
+    terminal, else 80."""
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns > 0:
+        return columns
+    stdout = sys.__stdout__
+    try:
+        columns = os.get_terminal_size(stdout.fileno()).columns if stdout is not None else 0
+    except (AttributeError, ValueError, OSError):  # not a terminal, or closed
+        columns = 0
+    return columns if columns > 0 else 80
 
 
 def command_of(argv: Sequence[str]) -> str | None:

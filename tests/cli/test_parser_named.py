@@ -9,10 +9,11 @@ import contextlib
 import io
 from collections.abc import Sequence
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nastui.cli.args import _Commands, build_parser, parse_args
+from nastui.cli.args import _Commands, build_parser, help_width, parse_args
 from nastui.cli.clitree import full_parser
 from nastui.cli.registry import COMMANDS
 
@@ -80,3 +81,26 @@ def test_a_run_makes_only_the_parser_of_its_command() -> None:
     assert _made(parser) == {"status"}
     assert _made(build_parser()) == set()
     assert parse_args(["--demo", "status"]).command == "status"
+
+
+@settings(max_examples=60, deadline=None)
+@given(columns=st.one_of(st.none(), st.integers(-5, 400).map(str), st.sampled_from(["", "x"])))
+def test_help_is_as_wide_as_shutil_would_make_it(columns: str | None) -> None:
+    """The parser's formatter takes its width from `help_width`, not from `shutil` (which
+    loads the compression modules): the same columns as `shutil.get_terminal_size`."""
+    import shutil
+
+    with pytest.MonkeyPatch.context() as patch:
+        if columns is None:
+            patch.delenv("COLUMNS", raising=False)
+        else:
+            patch.setenv("COLUMNS", columns)
+        assert help_width() == shutil.get_terminal_size().columns
+
+
+def test_help_wraps_at_the_columns_given() -> None:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("COLUMNS", "50")
+        text = build_parser().format_help()
+    assert max(len(line) for line in text.splitlines()) <= 48
+    assert "run on the simulated NAS" in " ".join(text.split())

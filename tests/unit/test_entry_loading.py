@@ -75,6 +75,16 @@ def test_a_run_never_loads_openssl(argv: list[str]) -> None:
     assert not {"ssl", "_ssl"} & loaded
 
 
+@pytest.mark.parametrize("argv", [["--demo", "status"], ["--demo", "bays", "--json"]])
+def test_a_run_never_loads_shutil(argv: list[str]) -> None:
+    """argparse's formatter asks `shutil` for the width unless given one (`Parser`'s is):
+    shutil would load bz2, lzma and zlib in every run. (The demo's first run writes its state
+    file, through tempfile, which needs shutil: the second run is the one measured.)"""
+    loaded_after(_run_in_a_fresh_interpreter(argv))
+    loaded = loaded_after(_run_in_a_fresh_interpreter(argv))
+    assert not {"shutil", "bz2", "lzma"} & loaded
+
+
 def test_the_interface_never_loads_openssl() -> None:
     loaded = loaded_after(
         "from nastui.entry import _loading\n"
