@@ -135,7 +135,7 @@ def render_pool(snapshot: HostSnapshot, pool: Pool, glyphs: Glyphs) -> str:
         lines.append(f"  {summary.scan_text(pool.scan, now, tool)}")
     if pool.layout_change is not None:
         lines.append(f"  {layout_text(pool.layout_change, now, tool)}")
-    if pool.last_scrub is not None and pool.last_scrub is not pool.scan:
+    if pool.last_scrub is not None and pool.last_scrub != pool.scan:
         lines.append(f"  last completed {summary.scan_text(pool.last_scrub, now)}")
     elif pool.last_scrub is None and pool.scan is None:
         lines.append("  no completed scrub on record")

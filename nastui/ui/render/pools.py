@@ -90,7 +90,7 @@ def pool_summary(pool: Pool, now: float, width: int, glyphs: Glyphs) -> Text:
         text.append("\n")
         text.append_text(_finished_short(scan, now))
     last = pool.last_scrub
-    if last is not None and scan is not last:
+    if last is not None and last != scan:  # equal, not the same object: a decoded snapshot
         text.append(f"\n  last scrub {units.age(now - (last.ended_at or now))}", style=DIM)
     return text
 
@@ -188,7 +188,7 @@ def pool_detail(
         text.append("\n")
         text.append_text(line)
     last = pool.last_scrub
-    if last is not None and last is not pool.scan:
+    if last is not None and last != pool.scan:
         text.append(f"\n  last completed {scan_text(last, now)}")
     elif last is None and pool.scan is None:
         text.append("\n  no completed scrub on record", style="yellow")
