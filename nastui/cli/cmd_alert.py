@@ -3,8 +3,8 @@
 - `test` sends a test message through every configured notifier and says, per notifier, that
   it went or why not (the article's advice: a monitor whose mail never arrives is no monitor).
   Exit 0 all sent, 1 one failed, 78 nothing configured.
-- `list` polls once (like `nastui status`) and lists the alerts with their keys, marked where
-  an acknowledgement covers them; `--json` too.
+- `list` (also `nastui alert` alone) polls once (like `nastui status`) and lists the alerts
+  with their keys, marked where an acknowledgement covers them; `--json` too.
 - `ack KEY [--for DURATION] [--note TEXT]` acknowledges a standing alert: its present value
   becomes the baseline, it is not sent again until it grows (or the acknowledgement expires);
   `unack KEY` withdraws it. KEY is the alert's key as `list` shows it (HOST/KEY), or a unique
@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TextIO
 
 from nastui import exits
-from nastui.cli.command import open_for, write_json
+from nastui.cli.command import action_of, json_option, open_for, write_json
 from nastui.cli.statusups import read_upses
 from nastui.config import Config
 from nastui.control import acks as ack_file
@@ -57,11 +57,12 @@ def duration(text: str) -> float:
 
 
 def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentParser) -> None:
-    """The subcommands."""
-    sub = parser.add_subparsers(dest="alert_action", required=True, metavar="ACTION")
+    """The subcommands; none is `list`."""
+    json_option(parser)
+    sub = parser.add_subparsers(dest="alert_action", metavar="ACTION", help="default: list")
     sub.add_parser("test", parents=[common], help="send a test message through every notifier")
     listing = sub.add_parser("list", parents=[common], help="the alerts standing now")
-    listing.add_argument("--json", action="store_true", help="JSON output")
+    json_option(listing, action=True)
     ack = sub.add_parser("ack", parents=[common], help="acknowledge a standing alert")
     ack.add_argument("key", help="the alert's key (see `nastui alert list`), or a unique part")
     ack.add_argument("--for", dest="duration", type=duration, help="expire after (7d, 12h)")
@@ -84,7 +85,7 @@ def _history(*, write: bool, directory: Path | None = None) -> History | str:
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Dispatch to the action."""
     action = {"test": _test, "list": _list, "ack": _ack, "unack": _unack, "log": _log}
-    return action[args.alert_action](args, out)
+    return action[action_of(args, "alert_action", "list", frozenset({"list"}))](args, out)
 
 
 def _config(args: argparse.Namespace) -> Config:

@@ -6,7 +6,8 @@
   is left to finish (exit 69). The start is kept in the
   state directory's `selftests.json`, which the daemon follows. Exit 0 started, 1 asleep,
   64 no such drive, 69 smartctl refused or is missing, 73 the book cannot be written.
-- `status [--json]` reads the progress of running tests now and shows each drive's last result.
+- `status [--json]` (also `nastui selftest` alone) reads the progress of running tests now and
+  shows each drive's last result.
 - `schedule [--json]` shows when each drive's next short and long test is due and why a drive
   is skipped (asleep, its pool scrubbing, its vdev busy, opted out).
 """
@@ -19,7 +20,7 @@ import sys
 from typing import TextIO
 
 from nastui import exits
-from nastui.cli.command import poll_once, write_json
+from nastui.cli.command import action_of, json_option, poll_once, write_json
 from nastui.control.statefile import StateError
 from nastui.core.drivename import find_drive
 from nastui.model import HostSnapshot
@@ -38,23 +39,25 @@ from nastui.session import Session
 
 
 def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentParser) -> None:
-    """The subcommands."""
-    sub = parser.add_subparsers(dest="selftest_action", required=True, metavar="ACTION")
+    """The subcommands; none is `status`."""
+    json_option(parser)
+    sub = parser.add_subparsers(dest="selftest_action", metavar="ACTION", help="default: status")
     begin = sub.add_parser("start", parents=[common], help="start a self-test on a drive")
     begin.add_argument("drive", help="bay number, serial, device name or /dev path")
     begin.add_argument("--long", action="store_true", help="a long (extended) test")
     status = sub.add_parser("status", parents=[common], help="progress and last result")
-    status.add_argument("--json", action="store_true", help="JSON output")
+    json_option(status, action=True)
     plan = sub.add_parser("schedule", parents=[common], help="when each drive's tests are due")
-    plan.add_argument("--json", action="store_true", help="JSON output")
+    json_option(plan, action=True)
 
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Poll once, then do the action."""
+    chosen = action_of(args, "selftest_action", "status", frozenset({"status", "schedule"}))
     session, snapshot = poll_once(args)
     action = {"start": _start, "status": _status, "schedule": _schedule}
     try:
-        return action[args.selftest_action](args, session, snapshot, out)
+        return action[chosen](args, session, snapshot, out)
     except StateError as exc:
         print(f"nastui: {exc}", file=sys.stderr)
         return exits.EX_CANTCREAT

@@ -28,7 +28,7 @@ import sys
 from typing import TextIO
 
 from nastui import exits
-from nastui.cli.command import poll_once, write_json
+from nastui.cli.command import action_of, json_option, poll_once, write_json
 from nastui.sim.hands import Hand
 from nastui.sim.swap import VARIANTS, SimSwap
 from nastui.swap.flow import box as swapflow
@@ -39,18 +39,19 @@ from nastui.swap.view import log_text, plan_data, plan_text, swap_data, swap_tex
 
 
 def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentParser) -> None:
-    """The actions."""
-    sub = parser.add_subparsers(dest="swap_action", metavar="ACTION")
+    """The actions; none is `status`."""
+    json_option(parser)
+    sub = parser.add_subparsers(dest="swap_action", metavar="ACTION", help="default: status")
     plan = sub.add_parser("plan", parents=[common], help="what taking a drive out means")
     plan.add_argument("target", help="bay number, serial, device or by-id name")
-    plan.add_argument("--json", action="store_true", help="JSON output")
+    json_option(plan, action=True)
     start = sub.add_parser("start", parents=[common], help="prepare the swap and light the LED")
     start.add_argument("target", help="bay number, serial, device or by-id name")
     way = start.add_mutually_exclusive_group()
     way.add_argument("--pull-first", action="store_true", help="pull the old drive first")
     way.add_argument("--in-place", action="store_true", help="new drive in a free bay first")
     status = sub.add_parser("status", parents=[common], help="follow the swap in progress")
-    status.add_argument("--json", action="store_true", help="JSON output")
+    json_option(status, action=True)
     replace = sub.add_parser("replace", parents=[common], help="replace onto the new drive")
     replace.add_argument("--confirm", required=True, metavar="SERIAL", help="the new serial")
     burnin = sub.add_parser(
@@ -73,9 +74,9 @@ def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentPars
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Open the box, then do the action."""
+    action = action_of(args, "swap_action", "status", frozenset({"plan", "status"}))
     session, snapshot = poll_once(args)
     box = swapflow.open_box(session, snapshot)
-    action = args.swap_action or "status"
     try:
         return asyncio.run(_ACTIONS[action](box, args, out))
     except BadStateFile as exc:
@@ -130,7 +131,7 @@ async def _start(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> in
 
 async def _status(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
     swap = await steps.refresh(box)
-    if getattr(args, "json", False):
+    if args.json:
         write_json(swap_data(swap), out)
     elif swap is None:
         out.write("no swap in progress (`nastui swap plan TARGET` to begin)\n")

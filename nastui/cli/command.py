@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
+from nastui import exits
 from nastui.core.glyphs import Glyphs, choose_ascii, glyphs_for
 from nastui.model import HostSnapshot
 from nastui.session import Session, Source, open_or_exit
@@ -60,6 +61,27 @@ def glyphs_of(args: argparse.Namespace, session: Session | None = None) -> Glyph
     """ASCII or Unicode, from `--ascii`, the configuration and the terminal."""
     configured = session.config.ui.ascii if session is not None else None
     return glyphs_for(choose_ascii(os.environ, forced=True if args.ascii else configured))
+
+
+def json_option(parser: argparse.ArgumentParser, *, action: bool = False) -> None:
+    """`--json`. A command with actions takes it itself, for the action it runs when none is
+    named (`nastui swap --json`), and on each action that prints data (`action`): that copy
+    has no default, so `nastui swap --json status` keeps the value given before the action."""
+    default = argparse.SUPPRESS if action else False
+    parser.add_argument("--json", action="store_true", default=default, help="JSON output")
+
+
+def action_of(args: argparse.Namespace, dest: str, default: str, data: frozenset[str]) -> str:
+    """The action the command line names in `dest`, else `default`. `--json` (`json_option`)
+    with an action that prints no data (not in `data`) is a usage error, not ignored."""
+    action: str = getattr(args, dest) or default
+    if args.json and action not in data:
+        listed = ", ".join(sorted(data))
+        raise exits.CommandExit(
+            exits.EX_USAGE,
+            f"nastui: `nastui {args.command} {action}` prints no data: --json goes with {listed}",
+        )
+    return action
 
 
 JSON_SCHEMA = 1  # docs/json.md; raised when a field changes meaning or goes away
