@@ -2,8 +2,13 @@
 locate LED of a drive's bay by the first method that works, and say which.
 
 An activity blink lives in this process: the command then stays in the foreground until the
-blink ends (`--seconds`, default 120) or Ctrl-C / SIGTERM stops it. Exit codes: 0 done, 64 no
-such bay or drive, 69 no method could do it, 77 permission denied (run as root).
+blink ends (`--seconds`, default 120) or Ctrl-C / SIGTERM stops it.
+
+`--off` on a bay with no drive in it puts out the LED nastui lit there, where its record says
+it was lit (the enclosure slot; `nastui.control.locate_empty`): after a pull with the LED lit.
+
+Exit codes: 0 done, 64 no such bay or drive (an empty bay with no LED lit by nastui on record
+too), 69 no method could do it, 77 permission denied (run as root).
 """
 
 from __future__ import annotations
@@ -67,6 +72,19 @@ def _hold_blink(locator: LadderLocator, drive_key: str, out: TextIO) -> int:
     return exits.OK
 
 
+def _say(result: LocateResult, out: TextIO) -> None:
+    stream = out if result.ok else sys.stderr
+    print(("" if result.ok else "nastui: ") + f"{result.message} [{result.method}]", file=stream)
+
+
+def _put_out_empty(locator: LadderLocator, bay: int, out: TextIO) -> int:
+    """`--off` on an empty bay: by its records; 64 when there is none."""
+    recorded = bool(locator.lit_in(bay))
+    result = asyncio.run(locator.put_out_empty(bay))
+    _say(result, out)
+    return exit_code(result) if recorded else exits.EX_USAGE
+
+
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Find the drive, switch its bay's LED, report the method."""
     session, snapshot = poll_once(args)
@@ -74,6 +92,10 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     locator = session.locator
     on = not args.off
     if isinstance(locator, LadderLocator):
+        if drive is None and bay is None and args.target.isdigit():
+            bay = int(args.target) if locator.lit_in(int(args.target)) else None  # not laid out
+        if drive is None and bay is not None and not on:
+            return _put_out_empty(locator, bay, out)
         if drive is None:
             print(f"nastui: no drive {args.target!r} (a bay, serial or device)", file=sys.stderr)
             return exits.EX_USAGE
@@ -85,8 +107,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     else:
         print(f"nastui: no bay holds {args.target!r}", file=sys.stderr)
         return exits.EX_USAGE
-    stream = out if result.ok else sys.stderr
-    print(("" if result.ok else "nastui: ") + f"{result.message} [{result.method}]", file=stream)
+    _say(result, out)
     if result.ok and on and result.method == BLINK and isinstance(locator, LadderLocator):
         assert drive is not None
         return _hold_blink(locator, drive.key, out)

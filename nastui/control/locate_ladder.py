@@ -11,7 +11,10 @@
    bounded time; refused for a drive in standby unless asked for by name, since it wakes it.
 Every result says which method did it ("ses-sysfs", "ledctl", "sg_ses", "activity-blink"), or,
 when none could, one line per method saying what is missing. What was lit is recorded in the
-state directory (`nastui.core.statefiles`) so it can be shown, and switched off, later.
+state directory (`nastui.core.statefiles`), with the enclosure slot it sat in, so it can be
+shown and switched off later, through the drive, or once the drive is out through the recorded
+slot alone (`nastui.control.locate_empty`); putting a bay's LED out through the drive in it
+forgets every record of that bay.
 
 Subprocesses run through the runner, which the session hands in (`run`): control does not
 import collectors.
@@ -22,82 +25,29 @@ from __future__ import annotations
 import os
 import re
 import time
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol
 
 from nastui import safeio
 from nastui.control.blink import Blinker, BlinkPlan
+from nastui.control.locate_empty import EmptyBay, nothing_recorded
+from nastui.control.locate_rungs import (
+    LEDCTL,
+    SES,
+    SG_SES,
+    Attempt,
+    RunFn,
+    ledctl_argv,
+    run_tool,
+    sg_ses_argv,
+    write_locate,
+)
 from nastui.control.locate_state import LedBook
 from nastui.core.statefiles import BLINK, LedRecord
 from nastui.model import Drive, HostSnapshot, LocateResult
 
-SES, LEDCTL, SG_SES = "ses-sysfs", "ledctl", "sg_ses"
 METHODS = (SES, LEDCTL, SG_SES, BLINK)
 BLINK_SECONDS = 120.0
-TIMEOUT = 20.0
-
-
-class CommandOutcome(Protocol):
-    """What the runner returns (`nastui.collectors.runner.CommandResult`), as used here."""
-
-    @property
-    def returncode(self) -> int | None:
-        """Exit status."""
-        ...
-
-    @property
-    def stdout(self) -> str:
-        """Standard output."""
-        ...
-
-    @property
-    def stderr(self) -> str:
-        """Standard error."""
-        ...
-
-    @property
-    def ok(self) -> bool:
-        """Exited 0 in time."""
-        ...
-
-    @property
-    def not_found(self) -> bool:
-        """The program is not installed."""
-        ...
-
-
-RunFn = Callable[..., Awaitable[CommandOutcome]]
-
-
-@dataclass(frozen=True, slots=True)
-class Attempt:
-    """One rung tried: whether it worked, and what it did or what is missing."""
-
-    ok: bool
-    detail: str
-
-
-def ledctl_argv(device: str, on: bool) -> tuple[str, ...]:
-    """`ledctl locate=/dev/sdX` or `ledctl locate_off=/dev/sdX`."""
-    return ("ledctl", f"{'locate' if on else 'locate_off'}={device}")
-
-
-def sg_ses_argv(
-    sg_device: str, on: bool, *, slot: int | None, sas_address: str | None
-) -> tuple[str, ...]:
-    """`sg_ses --dev-slot-num=N --set=ident /dev/sgM` (or `--sas-addr=`, `--clear=ident`)."""
-    where = f"--dev-slot-num={slot}" if slot is not None else f"--sas-addr={sas_address}"
-    return ("sg_ses", where, f"--{'set' if on else 'clear'}=ident", sg_device)
-
-
-def _last_line(result: CommandOutcome) -> str:
-    for stream in (result.stderr, result.stdout):
-        lines = [line.strip() for line in stream.splitlines() if line.strip()]
-        if lines:
-            return lines[0][:160]
-    return f"exit status {result.returncode}"
 
 
 def enclosure_sg_devices(root: Path) -> list[str]:
@@ -181,15 +131,48 @@ class LadderLocator:
         """Drop the record of a lit LED (an activity blink that ended)."""
         self._book.forget(drive_key)
 
+    def lit_in(self, bay: int) -> list[LedRecord]:
+        """The records of LEDs nastui lit in `bay`, newest first."""
+        return sorted((r for r in self._book.records() if r.bay == bay), key=lambda r: -r.since)
+
     async def locate(self, bay: int, on: bool) -> LocateResult:
-        """Switch the LED of `bay` (the `Locator` protocol)."""
+        """Switch the LED of `bay` (the `Locator` protocol); an empty bay's LED is put out by
+        its record (`put_out_empty`)."""
         snapshot = self._latest()
         slot = snapshot.slot(bay) if snapshot is not None else None
         drive = snapshot.drive(slot.drive) if snapshot and slot and slot.drive else None
+        if drive is None and snapshot is not None and not on:
+            return await self.put_out_empty(bay)
         if drive is None:
             why = "not polled yet" if snapshot is None else "no drive in it"
             return LocateResult(bay, on, False, "none", f"bay {bay}: {why}: nothing to locate")
         return await self.locate_drive(drive, bay, on)
+
+    async def put_out_empty(self, bay: int) -> LocateResult:
+        """Put out the LEDs nastui lit in `bay`, which holds no drive now, where its records
+        say they were lit (`nastui.control.locate_empty`); each one put out is forgotten."""
+        records = self.lit_in(bay)
+        if not records:
+            return LocateResult(bay, False, False, "none", nothing_recorded(bay))
+        empty = EmptyBay(self._root, self._run, self._stop_blink)
+        attempts = []
+        for record in records:
+            attempt = await empty.put_out(record)
+            if attempt.ok:
+                self._book.forget(record.drive)
+            attempts.append(attempt)
+        failed = [a.detail for a in attempts if not a.ok]
+        if failed:
+            why = "; ".join(failed)
+            return LocateResult(bay, False, False, "none", f"bay {bay} (empty): {why}")
+        said = "; ".join(a.detail for a in attempts)
+        return LocateResult(
+            bay, False, True, records[0].method, f"bay {bay} (empty): locate off ({said})"
+        )
+
+    def _stop_blink(self, drive_key: str) -> None:
+        if self._blinker is not None and self._blinker.active == drive_key:
+            self._blinker.stop()
 
     async def locate_drive(
         self, drive: Drive, bay: int | None, on: bool, method: str | None = None
@@ -229,9 +212,12 @@ class LadderLocator:
     def _remember(self, drive: Drive, bay: int | None, on: bool, method: str, target: str) -> None:
         if not on:
             self._book.forget(drive.key)
+            for record in self.lit_in(bay) if bay is not None and method != BLINK else ():
+                self._book.forget(record.drive)  # the bay's LED is out, whoever lit it
             return
         now = self._clock()
         blink = method == BLINK
+        slot = drive.slot if drive.slot is not None and drive.slot.source == "ses" else None
         self._book.keep(
             LedRecord(
                 bay,
@@ -242,6 +228,10 @@ class LadderLocator:
                 pid=os.getpid() if blink else None,
                 until=now + self.blink_seconds if blink else None,
                 target=target,
+                slot_path=slot.locate_path if slot else None,
+                enclosure=slot.enclosure if slot else None,
+                sg_device=slot.sg_device if slot else None,
+                slot_number=slot.slot if slot and slot.sg_device else None,
             )
         )
 
@@ -261,17 +251,8 @@ class LadderLocator:
         if slot is None or slot.locate_path is None:
             return Attempt(False, f"no SES enclosure slot holds {drive.dev} (/sys/class/enclosure)")
         path = Path(slot.locate_path)
-        try:
-            safeio.write_existing(path, b"1\n" if on else b"0\n")
-            readback = safeio.read_text_bounded(path, safeio.ATTR_LIMIT).strip()
-        except PermissionError:
-            return Attempt(False, f"writing {path}: permission denied (run as root)")
-        except OSError as exc:
-            return Attempt(False, f"writing {path}: {exc.strerror or exc}")
-        if readback != ("1" if on else "0"):
-            return Attempt(
-                False, f"{path} reads {readback!r} after writing: the enclosure ignored it"
-            )
+        if (why := write_locate(path, on)) is not None:
+            return Attempt(False, why)
         return Attempt(
             True, f"SES slot {slot.name or slot.slot} of enclosure {slot.enclosure}: {path}"
         )
@@ -280,12 +261,7 @@ class LadderLocator:
         if (why := sata_port_without_leds(self._root, drive.dev)) is not None:
             return Attempt(False, why)
         device = str(self._root / "dev" / drive.dev)
-        result = await self._run(ledctl_argv(device, on), timeout=TIMEOUT)
-        if result.not_found:
-            return Attempt(False, "not installed (apt-get install ledmon)")
-        if not result.ok:
-            return Attempt(False, _last_line(result))
-        return Attempt(True, f"ledctl {'locate' if on else 'locate_off'}={device}")
+        return await run_tool(self._run, ledctl_argv(device, on), "ledmon")
 
     async def _sg_ses(self, drive: Drive, on: bool) -> Attempt:
         slot = drive.slot
@@ -296,12 +272,7 @@ class LadderLocator:
             if len(devices) != 1 or drive.sas_address is None:
                 return Attempt(False, "no enclosure device known to hold this drive")
             argv = sg_ses_argv(devices[0], on, slot=None, sas_address=drive.sas_address)
-        result = await self._run(argv, timeout=TIMEOUT)
-        if result.not_found:
-            return Attempt(False, "not installed (apt-get install sg3-utils)")
-        if not result.ok:
-            return Attempt(False, _last_line(result))
-        return Attempt(True, " ".join(argv))
+        return await run_tool(self._run, argv, "sg3-utils")
 
     def _blink(self, drive: Drive, on: bool, *, forced: bool) -> Attempt:
         if not on:

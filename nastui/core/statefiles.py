@@ -12,9 +12,16 @@ read back, and an activity blink lives in one process, so the locator records wh
 the drive collector reports it as the bay's LED state: in the TUI of another session, in
 `nastui bays --json`, and for `nastui locate --off`. Records from before a reboot are dropped.
 
+A record also keeps the enclosure slot the drive sat in (its SES `locate` file, the enclosure's
+id, sg device and slot number), so the LED can still be put out once the drive is pulled
+(`nastui.control.locate_empty`). Records written before those fields existed read with them
+unset; unknown fields are ignored, so an older nastui reads newer records too.
+
     {"version": 1, "boot_id": "6c0f...", "leds": [{"bay": 3, "drive": "PK1334PBHDJ2SR",
       "dev": "sdc", "method": "ledctl", "since": 1700000000.0, "pid": null, "until": null,
-      "target": "/dev/sdc"}]}
+      "target": "ledctl locate=/dev/sdc",
+      "slot_path": "/sys/class/enclosure/1:0:24:0/Slot03/locate",
+      "enclosure": "500304801f3ae07f", "sg_device": "/dev/sg24", "slot_number": 3}]}
 """
 
 from __future__ import annotations
@@ -77,6 +84,12 @@ class LedRecord:
         pid: the process doing an activity blink (it stops when that process ends).
         until: when an activity blink stops by itself.
         target: what the method addressed (a locate file, /dev/sdc, an sg device and slot).
+        slot_path: the SES `locate` file of the enclosure slot the drive sat in, when it sat
+            in one (whatever the method): the slot's address without the drive.
+        enclosure: that enclosure's id (its SES logical id), to tell it is still the one at
+            that address.
+        sg_device: that enclosure's SCSI generic device, for `sg_ses` by slot number.
+        slot_number: the slot's number as the enclosure numbers it.
     """
 
     bay: int | None
@@ -87,6 +100,10 @@ class LedRecord:
     pid: int | None = None
     until: float | None = None
     target: str = ""
+    slot_path: str | None = None
+    enclosure: str | None = None
+    sg_device: str | None = None
+    slot_number: int | None = None
 
     def live(self, now: float, pid_alive: bool) -> bool:
         """Still lit: always for LED methods; for a blink, while its process runs and time is
@@ -102,12 +119,30 @@ def encode_leds(records: Iterable[LedRecord], boot_id: str | None) -> str:
     return json.dumps({"version": FORMAT_VERSION, "boot_id": boot_id, "leds": rows}, indent=2)
 
 
+_ADDRESS_TYPES: dict[str, type] = {
+    "slot_path": str,
+    "enclosure": str,
+    "sg_device": str,
+    "slot_number": int,
+}
+
+
+def _address(item: dict[str, Any]) -> dict[str, Any]:
+    """The slot address fields of a stored record, each of the right type or unset (a damaged
+    address degrades to none: the record still shows the LED, it just cannot be addressed)."""
+    return {
+        name: value
+        for name, kind in _ADDRESS_TYPES.items()
+        if isinstance(value := item.get(name), kind) and not isinstance(value, bool)
+    }
+
+
 def _record(item: Any) -> LedRecord | None:
     if not isinstance(item, dict):
         return None
-    names = {f.name for f in dataclasses.fields(LedRecord)}
+    names = {f.name for f in dataclasses.fields(LedRecord)} - _ADDRESS_TYPES.keys()
     try:
-        record = LedRecord(**{k: v for k, v in item.items() if k in names})
+        record = LedRecord(**{k: v for k, v in item.items() if k in names}, **_address(item))
     except TypeError:
         return None
     valid = isinstance(record.drive, str) and isinstance(record.method, str)

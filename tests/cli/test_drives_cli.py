@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.ledbox import pull, tree_digest
 from tests.smartbox import PENDING, SMART, fake_box
 
 
@@ -121,6 +122,39 @@ def test_locate_by_ses_and_off(box: tuple[list[str], dict[str, str], Path]) -> N
     assert bays[1]["led"] == "locate"
     off = nastui(*where, "locate", "1", "--off", env=env)
     assert off.returncode == 0 and locate.read_text() == "0\n"
+
+
+def test_an_empty_bays_led_is_put_out_where_it_was_lit(
+    box: tuple[list[str], dict[str, str], Path],
+) -> None:
+    """Bay 1's LED lit through sdc, then sdc pulled with the LED still lit: `locate 1 --off`
+    writes 0 to exactly that slot's file (the rest of the tree checksummed); with nothing left
+    on record, the next one says there is nothing to turn off (64)."""
+    where, env, _ = box
+    root = Path(where[1])
+    slot = root / "sys/class/enclosure/2:0:24:0/Slot01/locate"
+    assert nastui(*where, "locate", "8DG3J2ZD", env=env).returncode == 0
+    assert slot.read_text() == "1\n"
+    pull(root, "sdc")
+    bays = json.loads(nastui(*where, "bays", "--json", env=env).stdout)["bays"]
+    assert (bays[1]["drive"], bays[1]["led"]) == (None, "locate")  # shown lit, empty
+    rest = tree_digest(root, skip=(slot,))
+    off = nastui(*where, "locate", "1", "--off", env=env)
+    assert off.returncode == 0, off.stderr
+    assert off.stdout == (
+        f"bay 1 (empty): locate off (SES slot of enclosure 500304801f3ae07f: {slot}) [ses-sysfs]\n"
+    )
+    assert slot.read_text() == "0\n" and tree_digest(root, skip=(slot,)) == rest
+    bays = json.loads(nastui(*where, "bays", "--json", env=env).stdout)["bays"]
+    assert bays[1]["led"] != "locate"
+    again = nastui(*where, "locate", "1", "--off", env=env)
+    assert again.returncode == 64
+    assert again.stderr == (
+        "nastui: bay 1: no drive in it and no locate LED lit by nastui on record: nothing to "
+        "turn off as far as nastui knows; check the enclosure's slot "
+        "(`cat /sys/class/enclosure/*/SLOT/locate`, or `sg_ses --page=aes /dev/sgN`) [none]\n"
+    )
+    assert tree_digest(root, skip=(slot,)) == rest and slot.read_text() == "0\n"
 
 
 def test_locate_failures_and_the_blink(box: tuple[list[str], dict[str, str], Path]) -> None:

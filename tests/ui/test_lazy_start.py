@@ -63,6 +63,8 @@ MACHINE_FEATURES = (
     "nastui.selftest.flow",
     "nastui.selftest.logic.tester",
     "nastui.control.locate_ladder",
+    "nastui.control.locate_rungs",
+    "nastui.control.locate_empty",
     "nastui.control.blink",
 )
 

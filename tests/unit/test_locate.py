@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import hashlib
-import json
 import os
 import time
 from pathlib import Path
@@ -16,18 +15,14 @@ import pytest
 
 from nastui.collectors.drives import DriveCollector
 from nastui.collectors.enclosure_leds import LedReader
-from nastui.collectors.runner import CommandResult, run
+from nastui.collectors.runner import run
 from nastui.control.blink import Blinker, BlinkPlan, offsets, read_flags
 from nastui.control.locate_ladder import (
-    LEDCTL,
-    SES,
-    SG_SES,
     LadderLocator,
     enclosure_sg_devices,
-    ledctl_argv,
     sata_port_without_leds,
-    sg_ses_argv,
 )
+from nastui.control.locate_rungs import LEDCTL, SES, SG_SES, ledctl_argv, sg_ses_argv
 from nastui.control.locate_state import LedBook
 from nastui.core.statefiles import BLINK, LedRecord, decode_leds
 from nastui.model import (
@@ -39,100 +34,27 @@ from nastui.model import (
     LedState,
     PowerState,
 )
-from tests.conftest import FIXTURES, require_tool
-from tests.fakesys import SAS_PARENT, SATA_PARENT, FakeDisk, add_enclosure, build
-
-NOW = 1_700_000_000.0
-LOCAL = FIXTURES / "enclosure/local"
-
-
-def captured(name: str) -> CommandResult:
-    record = json.loads((LOCAL / f"{name}.json").read_text())
-    return CommandResult(
-        tuple(record["argv"]), record["returncode"], record["stdout"], record["stderr"], 0.1
-    )
-
-
-class FakeTools:
-    """Answers ledctl and sg_ses from canned results; records every argv."""
-
-    def __init__(self, answers: dict[str, CommandResult | None]) -> None:
-        self.answers = answers
-        self.argv: list[tuple[str, ...]] = []
-
-    async def __call__(self, argv: tuple[str, ...], *, timeout: float) -> CommandResult:
-        self.argv.append(tuple(argv))
-        answer = self.answers.get(argv[0])
-        if answer is None:
-            return CommandResult(tuple(argv), 127, "", "", 0.0, error=f"{argv[0]} not found")
-        return answer
-
-
-OK = CommandResult(("x",), 0, "", "", 0.1)
+from tests.conftest import require_tool
+from tests.fakesys import SATA_PARENT, FakeDisk, build
+from tests.ledbox import (
+    NOW,
+    OK,
+    FakeTools,
+    captured,
+    ladder,
+    led_tree,
+    locate_file,
+    snapshot_of,
+)
 
 
 @pytest.fixture
 def root(tmp_path: Path) -> Path:
-    disks = [
-        FakeDisk(
-            "sdb",
-            SAS_PARENT.format(h=1, n=3),
-            vendor="HGST",
-            model="HUH721212AL4204",
-            vpd_serial="SERB",
-            sas_address="0x5000cca253066623",
-        ),
-        FakeDisk(
-            "sdc",
-            SAS_PARENT.format(h=1, n=5),
-            vendor="HGST",
-            model="HUH721212AL4204",
-            vpd_serial="SERC",
-        ),
-    ]
-    tree = build(tmp_path / "root", disks)
-    add_enclosure(tree, {3: "sdb", 4: None})
-    (tree / "dev/sdc").write_bytes(os.urandom(4 << 20))  # something to read for the blink
-    return tree
-
-
-async def snapshot_of(root: Path, tmp_path: Path) -> HostSnapshot:
-    report = await DriveCollector(root, run=FakeTools({}), state_dir=tmp_path / "state").collect(
-        NOW
-    )
-    slots = tuple(
-        BaySlot(bay, key, led=report.leds.get(bay, LedState.UNKNOWN))
-        for key, (bay, _) in report.located.items()
-    )
-    slots += (BaySlot(5, "SERC"),)
-    return HostSnapshot("box", NOW, slots=slots, drives=report.drives)
-
-
-def ladder(
-    root: Path,
-    tmp_path: Path,
-    snapshot: HostSnapshot,
-    tools: FakeTools,
-    *,
-    blinker: Blinker | None = None,
-    blink_seconds: float = 120.0,
-) -> LadderLocator:
-    return LadderLocator(
-        root,
-        run=tools,
-        latest=lambda: snapshot,
-        state_dir=tmp_path / "state",
-        blinker=blinker,
-        blink_seconds=blink_seconds,
-    )
+    return led_tree(tmp_path)
 
 
 def blinking(blinker: Blinker) -> str | None:
     return blinker.active
-
-
-def locate_file(root: Path, slot: int) -> Path:
-    return root / f"sys/class/enclosure/1:0:24:0/Slot{slot:02d}/locate"
 
 
 async def test_ses_first_writes_the_slot_locate_file_and_reads_it_back(

@@ -105,7 +105,7 @@ async def switch_led(box: Box, swap: Swap, on: bool, why: str = "") -> Swap:
 def _put_out(old: DriveRef) -> str:
     """How the operator puts out the LED of the old drive's bay when the swap may leave it lit."""
     where = old.bay if old.bay is not None else old.serial or old.dev
-    return f"`nastui locate {where} --off` puts it out (on a real enclosure, once a drive is in it)"
+    return f"`nastui locate {where} --off` puts it out (an empty bay's too)"
 
 
 async def follow_led(box: Box, before: Swap, after: Swap) -> Swap:
