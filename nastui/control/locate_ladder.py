@@ -2,9 +2,10 @@
 
 1. SES through the kernel: write 1 or 0 to the slot's `locate` file in /sys/class/enclosure
    (found by the drive collector through the slot's `device` link), then read it back.
-2. `ledctl locate=/dev/sdX` / `locate_off=` (ledmon: SES, SGPIO/IBPI and NVMe VMD LEDs). Not
-   tried for a drive on a SATA port whose controller says it has no enclosure management
-   (`em_message_type` 0): ledctl answers success there and nothing lights (seen in the lab).
+2. `ledctl --listed-only locate=/dev/sdX` / `locate_off=` (ledmon: SES, SGPIO/IBPI and NVMe
+   VMD LEDs; only the LED named: see `ledctl_argv`). Not tried for a drive on a SATA port
+   whose controller says it has no enclosure management (`em_message_type` 0): ledctl
+   answers success there and nothing lights (seen in the lab).
 3. `sg_ses --dev-slot-num=N --set=ident /dev/sgM` (`--clear=ident`), or `--sas-addr=` for a
    SAS drive whose slot number the kernel does not show.
 4. An activity blink (`nastui.control.blink`): reads on that drive alone, never writes, for a

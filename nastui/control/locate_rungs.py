@@ -58,8 +58,11 @@ class Attempt:
 
 
 def ledctl_argv(device: str, on: bool) -> tuple[str, ...]:
-    """`ledctl locate=/dev/sdX` or `ledctl locate_off=/dev/sdX`."""
-    return ("ledctl", f"{'locate' if on else 'locate_off'}={device}")
+    """`ledctl --listed-only locate=/dev/sdX` (or `locate_off=`). Without `--listed-only`,
+    ledctl turns off every other LED it manages (ledctl(8): "all other LEDs are turned off"):
+    lighting one bay would put out another bay's failure or locate LED. A ledctl too old to
+    know the option refuses the command line, and the ladder goes on to its next rung."""
+    return ("ledctl", "--listed-only", f"{'locate' if on else 'locate_off'}={device}")
 
 
 def sg_ses_argv(

@@ -91,11 +91,11 @@ async def test_without_ses_ledctl_is_next(root: Path, tmp_path: Path) -> None:
     result = await ladder(root, tmp_path, snap, tools).locate(5, True)
     device = str(root / "dev/sdc")
     assert (result.ok, result.method) == (True, LEDCTL)
-    assert tools.argv == [("ledctl", f"locate={device}")]
-    assert ledctl_argv(device, False) == ("ledctl", f"locate_off={device}")
+    assert tools.argv == [("ledctl", "--listed-only", f"locate={device}")]
+    assert ledctl_argv(device, False) == ("ledctl", "--listed-only", f"locate_off={device}")
     records = LedReader(tmp_path / "state").lit(NOW)
     assert [(r.bay, r.method, r.target) for r in records] == [
-        (5, LEDCTL, f"ledctl locate={device}")
+        (5, LEDCTL, f"ledctl --listed-only locate={device}")
     ]
 
 
@@ -105,7 +105,7 @@ async def test_off_uses_the_method_that_lit_it(root: Path, tmp_path: Path) -> No
     locator = ladder(root, tmp_path, snap, tools)
     await locator.locate(5, True)
     await locator.locate(5, False)
-    assert tools.argv[-1] == ("ledctl", f"locate_off={root / 'dev/sdc'}")
+    assert tools.argv[-1] == ("ledctl", "--listed-only", f"locate_off={root / 'dev/sdc'}")
     assert LedReader(tmp_path / "state").lit(NOW) == []
 
 
@@ -321,6 +321,6 @@ async def test_a_swap_puts_its_bay_out_through_the_new_drive_and_forgets_the_old
     assert swap.led and [r.drive for r in LedReader(tmp_path / "state").lit(NOW)] == ["SERC"]
     shown[0] = after
     swap = await switch_led(Box(session, after, store), swap, False, "the new drive is in: ")
-    assert tools.argv[-1] == ("ledctl", f"locate_off={root / 'dev/sdb'}")
+    assert tools.argv[-1] == ("ledctl", "--listed-only", f"locate_off={root / 'dev/sdb'}")
     assert not swap.led and swap.events[-1][1].startswith("the new drive is in: bay 5 sdb")
     assert LedReader(tmp_path / "state").lit(NOW) == []
