@@ -6,6 +6,7 @@ blink ends (`--seconds`, default 120) or Ctrl-C / SIGTERM stops it.
 
 `--off` on a bay with no drive in it puts out the LED nastui lit there, where its record says
 it was lit (the enclosure slot; `nastui.control.locate_empty`): after a pull with the LED lit.
+The bay may be named by the pulled drive's serial or kernel name, as its record keeps them.
 
 Exit codes: 0 done, 64 no such bay or drive (an empty bay with no LED lit by nastui on record
 too), 69 no method could do it, 77 permission denied (run as root).
@@ -94,6 +95,8 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     if isinstance(locator, LadderLocator):
         if drive is None and bay is None and args.target.isdigit():
             bay = int(args.target) if locator.lit_in(int(args.target)) else None  # not laid out
+        elif drive is None and bay is None and not on:  # a pulled drive's serial or name
+            bay = locator.bay_lit_for(args.target)
         if drive is None and bay is not None and not on:
             return _put_out_empty(locator, bay, out)
         if drive is None:

@@ -136,6 +136,16 @@ class LadderLocator:
         """The records of LEDs nastui lit in `bay`, newest first."""
         return sorted((r for r in self._book.records() if r.bay == bay), key=lambda r: -r.since)
 
+    def bay_lit_for(self, target: str) -> int | None:
+        """The bay of the newest LED nastui lit for the drive named `target` (its serial, or
+        the kernel name it had then: `sdc`, `/dev/sdc`), whether or not the drive is still
+        there: a drive pulled with its LED lit is named by what the operator knew it as."""
+        name = target.removeprefix("/dev/")
+        for record in sorted(self._book.records(), key=lambda r: -r.since):
+            if record.bay is not None and name in (record.drive, record.dev):
+                return record.bay
+        return None
+
     async def locate(self, bay: int, on: bool) -> LocateResult:
         """Switch the LED of `bay` (the `Locator` protocol); an empty bay's LED is put out by
         its record (`put_out_empty`)."""

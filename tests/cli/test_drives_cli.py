@@ -157,6 +157,26 @@ def test_an_empty_bays_led_is_put_out_where_it_was_lit(
     assert tree_digest(root, skip=(slot,)) == rest and slot.read_text() == "0\n"
 
 
+@pytest.mark.parametrize("name", ["8DG3J2ZD", "sdc", "/dev/sdc"])
+def test_a_pulled_drive_is_named_by_its_serial_or_kernel_name(
+    box: tuple[list[str], dict[str, str], Path], name: str
+) -> None:
+    """`locate SERIAL --off` (or its old `sdc`) for a drive pulled with its LED lit finds the
+    bay through nastui's record of the LED; lighting an unknown name still refuses (64)."""
+    where, env, _ = box
+    root = Path(where[1])
+    slot = root / "sys/class/enclosure/2:0:24:0/Slot01/locate"
+    assert nastui(*where, "locate", "8DG3J2ZD", env=env).returncode == 0
+    pull(root, "sdc")
+    rest = tree_digest(root, skip=(slot,))
+    assert nastui(*where, "locate", name, env=env).returncode == 64  # not there to light
+    off = nastui(*where, "locate", name, "--off", env=env)
+    assert off.returncode == 0, off.stderr
+    assert off.stdout.startswith("bay 1 (empty): locate off (SES slot")
+    assert slot.read_text() == "0\n" and tree_digest(root, skip=(slot,)) == rest
+    assert nastui(*where, "locate", name, "--off", env=env).returncode == 64  # nothing left
+
+
 def test_locate_failures_and_the_blink(box: tuple[list[str], dict[str, str], Path]) -> None:
     where, env, _ = box
     assert nastui(*where, "locate", "sdz", env=env).returncode == 64
