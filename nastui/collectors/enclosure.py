@@ -3,8 +3,9 @@
 Each enclosure (a SAS expander backplane, an SGPIO enclosure) lists its components; a drive
 slot's `device` link points at the SCSI device of the drive in it, so a drive is found in its
 slot by resolving links, never by guessing from names. Reading these files sends nothing to a
-drive. The slot's `locate` and `fault` files give the LED states; nastui writes `locate` only in
-`nastui.control.locate_ladder`.
+drive. The slot's `locate` and `fault` files give the LED states; nastui writes `locate` only
+through `nastui.control.locate_rungs.write_locate` (the locate ladder's, and an empty bay's by
+its record in `nastui.control.locate_empty`).
 
 Sample (kernel 6.1, LSI SAS3 expander backplane):
     /sys/class/enclosure/0:0:24:0 -> ../../devices/.../0:0:24:0/enclosure/0:0:24:0
