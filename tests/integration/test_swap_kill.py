@@ -8,7 +8,8 @@ partitions, bay 0's sda1 prepared pull first), with a fake `mdadm` on PATH that 
 in the tree's /proc/mdstat as the real one would (`--fail` marks the member faulty, `--remove`
 takes a faulty one out, `--add` puts a missing one back, each refusing what the real one
 refuses) and SIGKILLs its parent, the nastui process, at its Nth call: before doing anything
-("before") or once it has done it ("after"). Before the write-ahead, a kill anywhere in the
+("before") or once it has done it ("after"); and a fake `ledctl` that can kill it as the LED is
+lit, once every write answered. Before the write-ahead, a kill anywhere in the
 preparation left the member failed with no swap.json: every case here failed.
 """
 
@@ -77,6 +78,16 @@ if kill:
     os.kill(os.getppid(), signal.SIGKILL)
 """
 
+_LEDCTL = """#!{python}
+import json, os, signal, sys
+from pathlib import Path
+here = Path(__file__).resolve().parent
+with open(here / "led.log", "a") as log:
+    log.write("ledctl " + " ".join(sys.argv[1:]) + "\\n")
+if json.loads((here / "rig.json").read_text()).get("kill_led"):
+    os.kill(os.getppid(), signal.SIGKILL)
+"""
+
 
 class Rig:
     """The fake box, its state directory and the fake mdadm."""
@@ -94,24 +105,32 @@ class Rig:
         self.config.write_text(f'[chassis]\npreset = "rv-4324"\n\n{bays}')
         self.bin = self.tools.bin_dir
         (self.bin / "md0.json").write_text(json.dumps({"sda1": "in"}))
-        script = self.bin / "mdadm"
-        script.write_text(_MDADM.format(python=sys.executable))
-        script.chmod(0o755)
+        for name, text in (("mdadm", _MDADM), ("ledctl", _LEDCTL)):
+            script = self.bin / name
+            script.write_text(text.format(python=sys.executable))
+            script.chmod(0o755)
 
-    def arm(self, kill_at: int, when: str) -> None:
-        """Kill the parent at the `kill_at`th mdadm call from now (0: never)."""
+    def arm(self, kill_at: int, when: str, *, kill_led: bool = False) -> None:
+        """Kill the parent at the `kill_at`th mdadm call from now (0: never), or (`kill_led`)
+        as it lights the LED."""
         rig = {
             "mdstat": str(self.root / "proc/mdstat"),
             "template": MDSTAT,
             "names": {OLD: "sda1"},
             "kill_at": len(self.calls) + kill_at if kill_at else 0,
             "when": when,
+            "kill_led": kill_led,
         }
         (self.bin / "rig.json").write_text(json.dumps(rig))
 
     @property
     def calls(self) -> list[str]:
         log = self.bin / "calls.log"
+        return log.read_text().splitlines() if log.exists() else []
+
+    @property
+    def leds(self) -> list[str]:
+        log = self.bin / "led.log"
         return log.read_text().splitlines() if log.exists() else []
 
     @property
@@ -194,6 +213,29 @@ def test_a_start_killed_at_each_write_is_kept_and_undone_by_abort(
     code, text = rig.nastui("swap", "start", "0", "--pull-first")
     assert code == exits.OK, capsys.readouterr().err
     assert "swap prepared: bay 0" in text and rig.member == "out"
+
+
+def test_a_start_killed_as_it_lights_the_led_is_undone_whole(
+    rig: Rig, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every write answered, the kill comes as the LED is lit: the swap is still preparing
+    (both writes ran), kept as holding the LED, and the abort re-adds the member and puts the
+    LED out."""
+    rig.arm(0, "never", kill_led=True)
+    assert rig.process("start", "0", "--pull-first").returncode == -signal.SIGKILL
+    assert rig.calls == [FAIL, REMOVE] and rig.member == "out"
+    assert [line.split("=")[0] for line in rig.leds] == ["ledctl locate"]
+    swap = decode_swap((rig.state / SWAP_FILE).read_text())
+    assert swap is not None and swap.phase is SwapPhase.PREPARING and swap.led
+    assert (swap.prep_started, swap.prep_done) == (2, 2)
+    rig.arm(0, "never")
+    code, text = rig.nastui("swap")
+    assert f"ran: {FAIL}" in text and f"ran: {REMOVE}" in text
+    code, text = rig.nastui("swap", "abort")
+    assert code == exits.OK, capsys.readouterr().err
+    assert rig.calls[2:] == [ADD] and rig.member == "in"
+    assert rig.leds[-1].split("=")[0] == "ledctl locate_off"
+    assert decode_swap((rig.state / SWAP_FILE).read_text()) is None
 
 
 @pytest.mark.parametrize(("kill_at", "when"), sorted(CASES))
