@@ -16,6 +16,7 @@ from enum import StrEnum
 
 from nastui.swap.flow.box import Box, execute, follow, new_swap, replace_ops, switch_led
 from nastui.swap.io.store import SwapBusy, SwapLock
+from nastui.swap.logic.argv import Ran
 from nastui.swap.logic.state import Swap, SwapPhase
 from nastui.swap.logic.undo import needless, prepare_ops, undo_ops
 
@@ -75,6 +76,16 @@ async def _holding(box: Box, what: str, wait: float = LOCK_WAIT_S) -> AsyncItera
         yield held
     finally:
         held.release()
+
+
+def _said(box: Box, swap: Swap, out: Outcome, ran: list[Ran], prefix: str = "") -> Swap:
+    """`swap` with a "command: result" line for each command run among its events, the same
+    lines in `out.ran`."""
+    for step in ran:
+        line = f"{prefix}{' '.join(step.argv)}: {step.line}"
+        out.ran.append(line)
+        swap = swap.note(box.now, line)
+    return swap
 
 
 async def start(box: Box, target: str, in_place: bool | None = None) -> Outcome:
@@ -142,10 +153,7 @@ async def _prepare(box: Box, swap: Swap, out: Outcome) -> Swap:
         swap = dataclasses.replace(
             swap, prep_started=number, prep_done=number if done else swap.prep_done
         )
-        for step in ran:
-            line = f"{' '.join(step.argv)}: {step.line}"
-            out.ran.append(line)
-            swap = swap.note(box.now, line)
+        swap = _said(box, swap, out, ran)
         box.store.save(swap)
         if not done:
             break
@@ -224,10 +232,7 @@ async def _replace(box: Box, serial: str) -> Outcome:
     assert swap.new is not None
     out = Outcome(swap)
     ran = await execute(box, swap, replace_ops(swap, box.snapshot), swap.new.key)
-    for step in ran:
-        line = f"{' '.join(step.argv)}: {step.line}"
-        out.ran.append(line)
-        swap = swap.note(box.now, line)
+    swap = _said(box, swap, out, ran)
     if not ran or not ran[-1].ok:
         box.store.save(swap)
         out.swap, out.error, out.trouble = swap, "the replace did not start", Trouble.FAILED
@@ -319,19 +324,16 @@ async def _undo(box: Box, swap: Swap, out: Outcome) -> Swap:
     """Undo the preparing writes that may have run (`nastui.swap.logic.undo`), each skipped
     with a line when the snapshot shows it pointless, every one tried even when one fails; a
     failure is `out.error`, and the swap stays preparing so the abort can be run again."""
-    failed = []
+    failed: list[str] = []
     for op in undo_ops(swap):
         skip = needless(op, swap, box.snapshot)
         if skip is not None:
             out.ran.append(f"undo skipped: {skip}")
             swap = swap.note(box.now, f"undo skipped: {skip}")
             continue
-        for step in await execute(box, swap, (op,)):
-            line = f"undo: {' '.join(step.argv)}: {step.line}"
-            out.ran.append(line)
-            swap = swap.note(box.now, line)
-            if not step.ok:
-                failed.append(" ".join(step.argv))
+        ran = await execute(box, swap, (op,))
+        swap = _said(box, swap, out, ran, "undo: ")
+        failed += [" ".join(step.argv) for step in ran if not step.ok]
     if failed:
         out.error = (
             f"the undo of the preparing writes failed ({'; '.join(failed)}): check the pool "
