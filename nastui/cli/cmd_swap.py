@@ -9,7 +9,8 @@
                                           optional: burn the checked new drive in first
                                           (destroys what is on it; guarded as the bench is)
     nastui swap replace --confirm SERIAL  run the replace on the checked new drive
-    nastui swap abort                     stop following (LED off; the pool is left as it is)
+    nastui swap abort                     stop following (LED off; the pool is left as it is,
+                                          but a start interrupted while preparing is undone)
     nastui swap log                       finished swaps
     nastui --demo swap sim pull|insert|fail BAY [--variant V] | wait SECONDS
                                           the operator's hands on the simulator
@@ -17,7 +18,8 @@
 TARGET is a bay number, serial, device name or by-id name. Exit codes: 0 done or nothing
 wrong; 2 refused (pulling it would lose data) or a wrong pull; 64 bad target or step out of
 order (a swap in progress, or another nastui changing it: named); 65 the swap file is not one
-nastui wrote; 69 a command failed; 73 the state directory cannot be written.
+nastui wrote; 69 a command failed (a failed undo keeps the swap for the next abort); 73 the
+state directory cannot be written.
 """
 
 from __future__ import annotations
@@ -64,7 +66,9 @@ def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentPars
     burnin.add_argument(
         "--hours", type=float, default=168.0, help="give up after this long (default: 168)"
     )
-    sub.add_parser("abort", parents=[common], help="stop following the swap")
+    sub.add_parser(
+        "abort", parents=[common], help="stop following the swap (an interrupted start: undone)"
+    )
     sub.add_parser("log", parents=[common], help="finished swaps")
     sim = sub.add_parser("sim", parents=[common], help="demo only: pull, insert, fail, wait")
     sim.add_argument("hand", choices=("pull", "insert", "fail", "wait"), help="what to do")

@@ -20,11 +20,11 @@ class Hand(NamedTuple):
     """One thing done to the simulated box.
 
     Attributes:
-        kind: "pull", "insert", "fail", "offline" or "replace".
+        kind: "pull", "insert", "fail", "offline", "online" or "replace".
         at: simulated Unix time it was done.
         bay: the bay pulled from, inserted into or whose drive fails.
         variant: what was inserted (see the module docstring).
-        pool, member: the pool and member an offline or replace acts on.
+        pool, member: the pool and member an offline, online or replace acts on.
         new: the new drive's key, for a replace.
         like: the key of the drive an inserted one is modelled on (the one it replaces).
     """

@@ -167,6 +167,8 @@ def _hand(box: _Box, hand: Hand, count: int, template: Drive | None) -> None:
         box.drives[slot.drive] = dataclasses.replace(box.drives[slot.drive], smart_passed=False)
     elif hand.kind == "offline":
         box.offline.add(hand.member)
+    elif hand.kind == "online":
+        box.offline.discard(hand.member)
     elif hand.kind == "replace":
         box.replaces.append(hand)
 
@@ -265,7 +267,8 @@ def apply_hands(snapshot: HostSnapshot, hands: Hands) -> HostSnapshot:
 def hands_for(
     ops: Iterable[Op], at: float, *, new_key: str, members: Iterable[tuple[str, str, str]]
 ) -> list[Hand]:
-    """What the swap's commands do on the simulator: offline a member, or start the rebuild
+    """What the swap's commands do on the simulator: offline a member (online it again, an
+    abort's undo), or start the rebuild
     (`members`: pool, what its commands name, member, as kept in the swap)."""
     where = {target: (pool, member) for pool, target, member in members}
     out = []
@@ -273,6 +276,8 @@ def hands_for(
         pool, member = where.get(op.target, ("", ""))
         if op.kind in (OpKind.ZPOOL_OFFLINE, OpKind.MD_FAIL):
             out.append(Hand("offline", at, pool=pool, member=member))
+        elif op.kind in (OpKind.ZPOOL_ONLINE, OpKind.MD_READD):
+            out.append(Hand("online", at, pool=pool, member=member))
         elif op.kind in (OpKind.ZPOOL_REPLACE, OpKind.MD_ADD, OpKind.BTRFS_REPLACE):
             out.append(Hand("replace", at, pool=pool, member=member, new=new_key))
     return out

@@ -17,9 +17,12 @@ from nastui.swap.logic.names import Op, Stage
 from nastui.swap.logic.plan import SwapPlan
 from nastui.swap.logic.redundancy import Redundancy
 from nastui.swap.logic.state import Swap, SwapPhase
+from nastui.swap.logic.undo import prepare_ops, undo_ops
 
 _NEXT = {
     SwapPhase.PLANNED: "run `nastui swap start` to prepare",
+    SwapPhase.PREPARING: "run `nastui swap abort`: it undoes what may have run (each undo is "
+    "skipped when the pool shows it needless), then start again",
     SwapPhase.PREPARED: "pull the drive whose LED is lit, then run `nastui swap`",
     SwapPhase.PULLED: "insert the new drive (same bay or any free one), then run `nastui swap`",
     SwapPhase.INSERTED: "check the findings, then `nastui swap replace --confirm NEW_SERIAL` "
@@ -142,6 +145,23 @@ def next_step(swap: Swap) -> str:
     return _NEXT[swap.phase]
 
 
+def preparing_lines(swap: Swap) -> list[str]:
+    """For a swap stopped while preparing: each preparing write, whether it ran, may or may not
+    have run (begun, no answer kept: killed during it, or it failed), or never ran."""
+    lines = []
+    for number, op in enumerate(prepare_ops(swap), 1):
+        if number <= swap.prep_done:
+            state = "ran"
+        elif number <= swap.prep_started:
+            state = "may or may not have run"
+        else:
+            state = "not run"
+        lines.append(f"  {state}: {command_line(op)}")
+    undo = [command_line(op) for op in undo_ops(swap)]
+    lines.append(f"  abort runs: {'; '.join(undo) if undo else 'nothing (no write began)'}")
+    return lines
+
+
 def _when(t: float | None) -> str:
     return time.strftime("%Y-%m-%d %H:%M", time.gmtime(t)) if t is not None else "-"
 
@@ -154,6 +174,12 @@ def swap_text(swap: Swap) -> str:
     for failed in swap.failures:
         lines.append(f"CRITICAL: another member of {swap.pool} is down: {failed}")
     lines.append(f"swap {swap.phase.value}: {swap.old.label} of {swap.pool or 'no pool'}")
+    if swap.phase is SwapPhase.PREPARING:
+        lines.append(
+            "  INTERRUPTED while preparing (killed, or a write failed): the pool may be "
+            "degraded by what ran"
+        )
+        lines += preparing_lines(swap)
     if swap.new is not None:
         lines.append(f"  new drive: {swap.new.label} ({swap.new.dev})")
     for finding in swap.findings:
@@ -178,6 +204,8 @@ def swap_data(swap: Swap | None) -> dict[str, Any]:
     body = dataclasses.asdict(swap)
     body["next"] = next_step(swap)
     body["blocked"] = swap.blocked
+    preparing = swap.phase is SwapPhase.PREPARING
+    body["undo"] = [list(argv_for(o)) for o in undo_ops(swap)] if preparing else []
     return {"swap": body}
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,8 +22,10 @@ from nastui.cli.args import parse_args
 from nastui.cli.main import run_headless
 from nastui.model import LocateResult
 from nastui.sim.locate import SimLocator
-from nastui.sim.swap import new_serial
+from nastui.sim.swap import SimSwap, new_serial
+from nastui.swap.logic.argv import Ran
 from nastui.swap.logic.codec import FORMAT_VERSION
+from nastui.swap.logic.names import Op
 
 
 @pytest.fixture(autouse=True)
@@ -342,3 +345,37 @@ def test_in_place_the_old_drive_is_lit_to_be_pulled_and_how_to_put_it_out_is_sai
     nastui("swap", "sim", "pull", "1", scenario="mixed")
     assert nastui("locate", "1", "--off", scenario="mixed")[0] == exits.OK
     assert lit("mixed") == []
+
+
+class Killed(BaseException):
+    """The process dying under `swap start` (nothing after it runs, no handler catches it)."""
+
+
+def test_a_start_killed_after_its_offline_is_undone_by_abort_on_the_demo(
+    state: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The simulator's `zpool offline` played, then the process dies before it answers: the
+    swap is kept preparing, the member shown OFFLINE; `swap abort` onlines it again."""
+    played = SimSwap.write
+
+    async def dies(self: SimSwap, ops: tuple[Op, ...], at: float, **kw: Any) -> list[Ran]:
+        await played(self, ops, at, **kw)
+        raise Killed
+
+    monkeypatch.setattr(SimSwap, "write", dies)
+    with pytest.raises(Killed):
+        nastui("swap", "start", "10")
+    monkeypatch.setattr(SimSwap, "write", played)
+    code, text = nastui("swap")
+    assert code == exits.OK and "INTERRUPTED while preparing" in text
+    assert "may or may not have run: zpool offline storage ata-HGST_HUS724040ALA640_" in text
+    assert "abort runs: zpool online storage ata-HGST_HUS724040ALA640_" in text
+    assert "OFFLINE" in nastui("pools")[1]
+    code, _ = nastui("swap", "start", "10")
+    assert code == exits.EX_USAGE and "`nastui swap abort`" in capsys.readouterr().err
+    code, text = nastui("swap", "abort")
+    assert code == exits.OK, capsys.readouterr().err
+    assert "undo: zpool online storage ata-HGST_HUS724040ALA640_" in text
+    assert "swap aborted" in text
+    assert "OFFLINE" not in nastui("pools")[1]
+    assert nastui("swap")[1].startswith("no swap in progress")

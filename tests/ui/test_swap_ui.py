@@ -10,6 +10,7 @@ import io
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -183,3 +184,54 @@ async def test_drive_detail_shows_the_swaps_of_its_bay(state: Path) -> None:
     (record,) = mine["swaps"]
     assert record["old"] == {"model": "HGST HUS724040ALA640", "serial": "PK1331PLPX28B6"}
     assert record["new"]["serial"] == serial and record["rebuild_s"] > 25000
+
+
+async def test_a_start_killed_while_preparing_is_shown_interrupted_and_aborted_from_the_screen(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`swap start` dies after the simulator's `zpool offline`: the interface says at start that
+    the swap was interrupted, the swap screen names the offline as maybe run and what the abort
+    runs, `s` refuses naming the abort, and `a` (after its question) onlines the member."""
+    from nastui.cli.args import parse_args
+    from nastui.cli.main import run_headless
+    from nastui.sim.swap import SimSwap
+    from tests.cli.test_swap_cli import Killed
+
+    played = SimSwap.write
+
+    async def dies(self: SimSwap, *args: Any, **kw: Any) -> Any:
+        await played(self, *args, **kw)
+        raise Killed
+
+    monkeypatch.setattr(SimSwap, "write", dies)
+    start = parse_args(["--scenario", "failing-drive", "swap", "start", "10"])
+    with pytest.raises(Killed):
+        await asyncio.to_thread(run_headless, start, io.StringIO())
+    monkeypatch.setattr(SimSwap, "write", played)
+    app = app_on()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        shown = [n.message for n in app._notifications]
+        assert any(m.startswith("swap INTERRUPTED while preparing: bay 10") for m in shown), shown
+        app.screen.query_one("#grid", BayGrid).select(10)
+        await pilot.press("w")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        text = " ".join(swap_text(app).split())
+        assert "INTERRUPTED while preparing" in text
+        assert "may or may not have run: zpool offline storage" in text
+        assert "abort runs: zpool online storage" in text
+        await pilot.press("s")
+        await pilot.pause()
+        shown = [n.message for n in app._notifications]
+        assert any("a aborts it, undoing what may have run" in m for m in shown), shown
+        await pilot.press("a")
+        await pilot.pause()
+        await pilot.press("y")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        shown = [n.message for n in app._notifications]
+        assert any(m.startswith("swap aborted") for m in shown), shown
+    out = io.StringIO()
+    await asyncio.to_thread(run_headless, parse_args(["--scenario", "failing-drive", "pools"]), out)
+    assert "storage" in out.getvalue() and "OFFLINE" not in out.getvalue()

@@ -17,7 +17,7 @@ from nastui.model import Alert, HostSnapshot
 from nastui.session import Session
 from nastui.swap.io.store import SwapStore
 from nastui.swap.logic.alerts import with_swap_alerts
-from nastui.swap.logic.state import advance
+from nastui.swap.logic.state import SwapPhase, advance
 
 
 def swap_dir(session: Session) -> Path:
@@ -70,7 +70,13 @@ def swap_view(session: Session, snapshot: HostSnapshot) -> tuple[HostSnapshot, l
         f"CRITICAL WRONG DRIVE PULLED: {w}: put it back now" for w in moved.wrong_pulls
     ]
     lines += [f"CRITICAL another member of {moved.pool} is down: {f}" for f in moved.failures]
-    lines.append(f"swap in progress: {moved.old.label}, {moved.phase.value} (`nastui swap`)")
+    if moved.phase is SwapPhase.PREPARING:
+        lines.append(
+            f"swap INTERRUPTED while preparing: {moved.old.label}: `nastui swap` says what may "
+            "have run, `nastui swap abort` undoes it"
+        )
+    else:
+        lines.append(f"swap in progress: {moved.old.label}, {moved.phase.value} (`nastui swap`)")
     explained = with_swap_alerts(snapshot.alerts, moved, snapshot)
     if explained != list(snapshot.alerts):
         ranked = tuple(sorted(explained, key=lambda a: -a.health.rank))

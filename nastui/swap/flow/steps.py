@@ -16,8 +16,9 @@ from enum import StrEnum
 
 from nastui.swap.flow.box import Box, execute, follow, new_swap, replace_ops, switch_led
 from nastui.swap.io.store import SwapBusy, SwapLock
-from nastui.swap.logic.names import Stage
+from nastui.swap.logic.argv import Ran
 from nastui.swap.logic.state import Swap, SwapPhase
+from nastui.swap.logic.undo import needless, prepare_ops, undo_ops
 
 LOCK_WAIT_S = 3.0  # how long an action waits for a swap lock someone else holds
 
@@ -77,6 +78,16 @@ async def _holding(box: Box, what: str, wait: float = LOCK_WAIT_S) -> AsyncItera
         held.release()
 
 
+def _said(box: Box, swap: Swap, out: Outcome, ran: list[Ran], prefix: str = "") -> Swap:
+    """`swap` with a "command: result" line for each command run among its events, the same
+    lines in `out.ran`."""
+    for step in ran:
+        line = f"{prefix}{' '.join(step.argv)}: {step.line}"
+        out.ran.append(line)
+        swap = swap.note(box.now, line)
+    return swap
+
+
 async def start(box: Box, target: str, in_place: bool | None = None) -> Outcome:
     """Plan `target`, run the preparing writes, light the LED (pull first); keep the swap.
     Holds the swap lock throughout: a second start meanwhile is refused, naming this one."""
@@ -90,12 +101,7 @@ async def start(box: Box, target: str, in_place: bool | None = None) -> Outcome:
 async def _start(box: Box, target: str, in_place: bool | None, held: SwapLock) -> Outcome:
     current = box.store.load()
     if current is not None and current.active:
-        return Outcome(
-            current,
-            error=f"a swap is in progress ({current.old.label}, {current.phase.value}): "
-            "follow it, or abort it first",
-            trouble=Trouble.USAGE,
-        )
+        return Outcome(current, error=_in_progress(current), trouble=Trouble.USAGE)
     plan = box.plan(target, in_place=in_place)
     if plan.drive is None or plan.refusal:
         trouble = Trouble.USAGE if plan.drive is None else Trouble.REFUSED
@@ -103,25 +109,55 @@ async def _start(box: Box, target: str, in_place: bool | None, held: SwapLock) -
     swap = new_swap(box, plan)
     held.say(f"preparing a swap of {swap.old.label}")
     out = Outcome(swap)
-    ran = await execute(box, swap, tuple(o for o in swap.ops if o.stage is Stage.PREPARE))
-    for step in ran:
-        line = f"{' '.join(step.argv)}: {step.line}"
-        out.ran.append(line)
-        swap = swap.note(box.now, line)
-    if ran and not ran[-1].ok:
-        box.store.save(swap)
+    swap = await _prepare(box, swap, out)
+    if swap.prep_done < len(prepare_ops(swap)):
         out.swap, out.error, out.trouble = (
             swap,
-            "preparing failed: fix it, then abort and start again",
+            "preparing failed: fix it, then `nastui swap abort` (it undoes what may have run) "
+            "and start again",
             Trouble.FAILED,
         )
         return out
     if not swap.in_place:
+        box.store.save(dataclasses.replace(swap, led=True))  # ahead: an abort puts it out
         swap = await switch_led(box, swap, True)
     swap = await follow(box, swap.to(SwapPhase.PREPARED, box.now, "prepared"))
     box.store.save(swap)
     out.swap = swap
     return out
+
+
+def _in_progress(swap: Swap) -> str:
+    """Why a swap cannot start while `swap` is kept, naming the way out."""
+    if swap.phase is SwapPhase.PREPARING:
+        return (
+            f"the swap of {swap.old.label} stopped while preparing: `nastui swap` says what may "
+            "have run, `nastui swap abort` undoes it"
+        )
+    return (
+        f"a swap is in progress ({swap.old.label}, {swap.phase.value}): follow it "
+        "(`nastui swap`), or abort it first (`nastui swap abort`)"
+    )
+
+
+async def _prepare(box: Box, swap: Swap, out: Outcome) -> Swap:
+    """Run the preparing writes one by one, written ahead: the swap is kept *preparing* before
+    the first, with each write counted begun before it runs and done once it answered, so a
+    kill anywhere leaves a record of what may have run. Stops at the first that fails."""
+    swap = swap.to(SwapPhase.PREPARING, box.now, "preparing")
+    box.store.save(swap)
+    for number, op in enumerate(prepare_ops(swap), 1):
+        box.store.save(dataclasses.replace(swap, prep_started=number))
+        ran = await execute(box, swap, (op,))
+        done = bool(ran) and ran[-1].ok
+        swap = dataclasses.replace(
+            swap, prep_started=number, prep_done=number if done else swap.prep_done
+        )
+        swap = _said(box, swap, out, ran)
+        box.store.save(swap)
+        if not done:
+            break
+    return swap
 
 
 async def refresh(box: Box) -> Swap | None:
@@ -196,10 +232,7 @@ async def _replace(box: Box, serial: str) -> Outcome:
     assert swap.new is not None
     out = Outcome(swap)
     ran = await execute(box, swap, replace_ops(swap, box.snapshot), swap.new.key)
-    for step in ran:
-        line = f"{' '.join(step.argv)}: {step.line}"
-        out.ran.append(line)
-        swap = swap.note(box.now, line)
+    swap = _said(box, swap, out, ran)
     if not ran or not ran[-1].ok:
         box.store.save(swap)
         out.swap, out.error, out.trouble = swap, "the replace did not start", Trouble.FAILED
@@ -250,7 +283,8 @@ async def _burnin(box: Box, serial: str, tool: str, timeout: float) -> Outcome:
 
 async def abort(box: Box) -> Outcome:
     """Stop following the swap: the LED it lit put out (or said to be left lit, and how to put
-    it out), logged as aborted; the pool is left as it is."""
+    it out), logged as aborted; the pool is left as it is, but for a swap stopped while
+    preparing: what may have run of its preparing writes is undone first (`_undo`)."""
     try:
         async with _holding(box, "aborting the swap"):
             return await _abort(box)
@@ -262,6 +296,13 @@ async def _abort(box: Box) -> Outcome:
     swap = box.store.load()
     if swap is None or not swap.active:
         return Outcome(None, notes=["no swap in progress"])
+    out = Outcome(swap)
+    if swap.phase is SwapPhase.PREPARING:
+        swap = await _undo(box, swap, out)
+        if out.error is not None:
+            box.store.save(swap)
+            out.swap = swap
+            return out
     if swap.led:
         swap = await switch_led(box, swap, False)
         note = swap.events[-1][1]
@@ -270,9 +311,34 @@ async def _abort(box: Box) -> Outcome:
     running = swap.phase in (SwapPhase.REPLACING, SwapPhase.REBUILDING)
     swap = swap.to(SwapPhase.ABORTED, box.now, "aborted")
     box.store.finish(swap)
-    notes = [f"swap aborted: {note}"]
+    out.swap = swap
+    out.notes.append(f"swap aborted: {note}")
     if running:
-        notes.append(
+        out.notes.append(
             "the rebuild goes on in the pool (the pools screen and `nastui pools` show it)"
         )
-    return Outcome(swap, notes=notes)
+    return out
+
+
+async def _undo(box: Box, swap: Swap, out: Outcome) -> Swap:
+    """Undo the preparing writes that may have run (`nastui.swap.logic.undo`), each skipped
+    with a line when the snapshot shows it pointless, every one tried even when one fails; a
+    failure is `out.error`, and the swap stays preparing so the abort can be run again."""
+    failed: list[str] = []
+    for op in undo_ops(swap):
+        skip = needless(op, swap, box.snapshot)
+        if skip is not None:
+            out.ran.append(f"undo skipped: {skip}")
+            swap = swap.note(box.now, f"undo skipped: {skip}")
+            continue
+        ran = await execute(box, swap, (op,))
+        swap = _said(box, swap, out, ran, "undo: ")
+        failed += [" ".join(step.argv) for step in ran if not step.ok]
+    if failed:
+        out.error = (
+            f"the undo of the preparing writes failed ({'; '.join(failed)}): check the pool "
+            "(`nastui pools`), put the member back by hand if need be, then `nastui swap abort` "
+            "again"
+        )
+        out.trouble = Trouble.FAILED
+    return swap

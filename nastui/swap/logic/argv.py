@@ -32,6 +32,10 @@ def argv_for(op: Op) -> tuple[str, ...]:
             return ("sgdisk", f"--replicate={op.new}", op.source)
         case OpKind.SGDISK_NEW_GUIDS:
             return ("sgdisk", "--randomize-guids", op.new)
+        case OpKind.ZPOOL_ONLINE:
+            return ("zpool", "online", op.target, op.old)
+        case OpKind.MD_READD:  # --add, not --re-add: it re-adds when the bitmap allows,
+            return ("mdadm", op.target, "--add", op.old)  # else recovers the member whole
         case OpKind.BTRFS_REPLACE:
             force = ("-r",) if op.force else ()
             return ("btrfs", "replace", "start", *force, op.old, op.new, op.target)

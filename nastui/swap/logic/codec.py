@@ -65,6 +65,15 @@ def _led(body: dict[str, Any]) -> bool:
     return not body.get("in_place") and body.get("phase") in _LIT_BEFORE
 
 
+def _count(body: dict[str, Any], name: str) -> int:
+    """A count of preparing writes; 0 in a file from before nastui kept them (its swap was
+    kept only once preparing was over: no write of it was left half done)."""
+    value = body.get(name, 0)
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise ValueError(f"{name}: {value!r}")
+    return value
+
+
 def decode_swap(text: str) -> Swap | None:
     """The swap in swap.json's text; None for no swap or a file that is not one."""
     try:
@@ -103,6 +112,8 @@ def decode_swap(text: str) -> Swap | None:
             events=tuple((float(t), str(x)) for t, x in body.get("events", ())),
             burnin=body.get("burnin") if isinstance(body.get("burnin"), str) else None,
             led=_led(body),
+            prep_started=_count(body, "prep_started"),
+            prep_done=min(_count(body, "prep_done"), _count(body, "prep_started")),
         )
     except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
         return None  # RecursionError: json nested deeper than the stack

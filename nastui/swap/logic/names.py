@@ -75,13 +75,17 @@ class OpKind(StrEnum):
     SGDISK_REPLICATE = "sgdisk-replicate"
     SGDISK_NEW_GUIDS = "sgdisk-new-guids"
     BTRFS_REPLACE = "btrfs-replace"
+    ZPOOL_ONLINE = "zpool-online"  # undoes an offline (an abort while preparing)
+    MD_READD = "md-re-add"  # puts a failed or removed member back (an abort while preparing)
 
 
 class Stage(StrEnum):
-    """When an operation runs: preparing the pull, or replacing once the new drive is in."""
+    """When an operation runs: preparing the pull, replacing once the new drive is in, or
+    undoing a preparing write (`nastui.swap.logic.undo`)."""
 
     PREPARE = "prepare"
     REPLACE = "replace"
+    UNDO = "undo"  # an abort while preparing: what puts a preparing write back
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +94,7 @@ class Op:
 
     Attributes:
         kind: what it does.
-        stage: prepare (before the pull) or replace (after `--confirm SERIAL`).
+        stage: prepare (before the pull), replace (after `--confirm SERIAL`) or undo.
         target: the pool, /dev/mdX or the btrfs mount point.
         old: the old member as the tool knows it (leaf name, GUID, by-id path, btrfs devid).
         new: the new drive or partition; `NEW` (optionally + "-partN") until it is known.

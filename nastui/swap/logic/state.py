@@ -1,14 +1,22 @@
 """A drive swap as a state machine, advanced by what each snapshot shows (pure).
 
-    planned -> prepared -> pulled -> inserted -> replacing -> rebuilding -> done
-                       \\-> (in place: no pull) inserted ...               (or aborted)
+    planned -> preparing -> prepared -> pulled -> inserted -> replacing -> rebuilding -> done
+                                    \\-> (in place: no pull) inserted ...          (or aborted)
 
 `advance(swap, snapshot)` reads one snapshot: the old drive gone (pulled), a drive that was not
 there when the swap began (inserted: the candidate, checked by `nastui.swap.logic.check`), the
 pool's rebuild (progress, rate, ETA) and its end (done). A drive present at the start that
 disappears while the swap waits for the old one is a *wrong pull*: `wrong_pulls` names it and
-its bay, until it comes back. The swap is kept as JSON in the state directory
-(`nastui.swap.logic.codec`), so any front end picks it up where it was.
+its bay, until it comes back.
+
+Preparing is written ahead: the swap is kept in *preparing* before its first preparing write,
+and again before and after each one (`prep_started`, `prep_done`), so a swap killed anywhere
+in it (SIGKILL, power loss, a dead SSH session) is found still *preparing*, saying which write
+ran and which may or may not have; `nastui swap abort` undoes those
+(`nastui.swap.logic.undo`). Nothing here moves a swap out of preparing.
+
+The swap is kept as JSON in the state directory (`nastui.swap.logic.codec`), so any front end
+picks it up where it was.
 """
 
 from __future__ import annotations
@@ -29,6 +37,7 @@ class SwapPhase(StrEnum):
     """Where a swap is."""
 
     PLANNED = "planned"
+    PREPARING = "preparing"
     PREPARED = "prepared"
     PULLED = "pulled"
     INSERTED = "inserted"
@@ -99,6 +108,9 @@ class Swap:
             failed one blocks the replace, like a finding); cleared with the new drive.
         led: the swap lit the bay's locate LED and has not put it out since (`led_wanted`
             says when it should be lit).
+        prep_started: how many of the preparing writes (`ops` of stage prepare, in order) were
+            begun: each may have run.
+        prep_done: how many of them ran and answered success (at most `prep_started`).
     """
 
     host: str
@@ -126,6 +138,8 @@ class Swap:
     events: tuple[tuple[float, str], ...] = ()
     burnin: str | None = None
     led: bool = False
+    prep_started: int = 0
+    prep_done: int = 0
 
     @property
     def active(self) -> bool:

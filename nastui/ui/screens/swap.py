@@ -22,7 +22,7 @@ from nastui.control.statefile import StateError
 from nastui.model import HostSnapshot
 from nastui.swap.flow import steps
 from nastui.swap.flow.box import Box, open_box
-from nastui.swap.logic.state import Swap
+from nastui.swap.logic.state import Swap, SwapPhase
 from nastui.swap.view import plan_text, swap_text
 from nastui.ui.screens.base import NasScreen
 from nastui.ui.screens.confirm import ConfirmScreen
@@ -108,6 +108,9 @@ class SwapScreen(NasScreen):
 
     def action_start(self) -> None:
         """Ask, then prepare the swap (offline/fail the member, light the LED)."""
+        if self.swap is not None and self.swap.phase is SwapPhase.PREPARING:
+            self.notify("the swap stopped while preparing: a aborts it, undoing what may have run")
+            return
         if self.swap is not None and self.swap.active:
             self.notify("a swap is in progress: r replaces once the new drive is in")
             return
@@ -138,7 +141,13 @@ class SwapScreen(NasScreen):
             if yes:
                 self.act("abort")
 
-        self.app.push_screen(ConfirmScreen("Abort the swap? The pool is left as it is."), answered)
+        preparing = self.swap is not None and self.swap.phase is SwapPhase.PREPARING
+        question = (
+            "Abort the swap? What may have run of its preparation is undone first."
+            if preparing
+            else "Abort the swap? The pool is left as it is."
+        )
+        self.app.push_screen(ConfirmScreen(question), answered)
 
     @work(exclusive=True, group="swap-act", exit_on_error=False)
     async def act(self, action: str, serial: str = "") -> None:
