@@ -224,7 +224,7 @@ def test_a_start_killed_as_it_lights_the_led_is_undone_whole(
     rig.arm(0, "never", kill_led=True)
     assert rig.process("start", "0", "--pull-first").returncode == -signal.SIGKILL
     assert rig.calls == [FAIL, REMOVE] and rig.member == "out"
-    assert [line.split("=")[0] for line in rig.leds] == ["ledctl locate"]
+    assert [line.split("=")[0] for line in rig.leds] == ["ledctl --listed-only locate"]
     swap = decode_swap((rig.state / SWAP_FILE).read_text())
     assert swap is not None and swap.phase is SwapPhase.PREPARING and swap.led
     assert (swap.prep_started, swap.prep_done) == (2, 2)
@@ -234,7 +234,7 @@ def test_a_start_killed_as_it_lights_the_led_is_undone_whole(
     code, text = rig.nastui("swap", "abort")
     assert code == exits.OK, capsys.readouterr().err
     assert rig.calls[2:] == [ADD] and rig.member == "in"
-    assert rig.leds[-1].split("=")[0] == "ledctl locate_off"
+    assert rig.leds[-1].split("=")[0] == "ledctl --listed-only locate_off"
     assert decode_swap((rig.state / SWAP_FILE).read_text()) is None
 
 
