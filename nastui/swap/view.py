@@ -136,13 +136,26 @@ def plan_data(plan: SwapPlan) -> dict[str, Any]:
 
 
 def next_step(swap: Swap) -> str:
-    """What the operator does next."""
+    """What the operator does next. Told to pull a drive whose LED no method could light,
+    the operator is given its bay and serial to read off the label instead (a lit LED there
+    may be another drive's, for another reason)."""
     if swap.in_place and swap.phase is SwapPhase.PREPARED:
         return "insert the new drive in a free bay (the old one stays in), then run `nastui swap`"
     if swap.in_place and swap.phase is SwapPhase.DONE:
-        where = f"bay {swap.old.bay} (its LED is lit)" if swap.old.bay is not None else swap.old.dev
-        return f"pull the old drive: {where}"
+        return f"pull the old drive: {_pull_where(swap)}"
+    if swap.phase is SwapPhase.PREPARED and not swap.led:
+        return f"pull the old drive: {_pull_where(swap)}, then run `nastui swap`"
     return _NEXT[swap.phase]
+
+
+def _pull_where(swap: Swap) -> str:
+    """The drive to pull, by its lit LED, else by what is written on it."""
+    old = swap.old
+    if swap.led and old.bay is not None:
+        return f"bay {old.bay} (its LED is lit)"
+    serial = f"serial {old.serial}" if old.serial else f"device {old.dev}"
+    where = f"bay {old.bay}, " if old.bay is not None else ""
+    return f"{where}{serial}: no locate LED is lit for it, check the serial on the drive's label"
 
 
 def preparing_lines(swap: Swap) -> list[str]:

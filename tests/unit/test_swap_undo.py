@@ -28,7 +28,7 @@ from nastui.swap.logic.names import Op, OpKind, Stage
 from nastui.swap.logic.plan import make_plan
 from nastui.swap.logic.state import Swap, SwapPhase
 from nastui.swap.logic.undo import prepare_ops, undo_for, undo_ops, why_needless
-from nastui.swap.view import swap_text
+from nastui.swap.view import next_step, swap_text
 from tests.swapcorpus import md_snapshot, zpool_snapshot
 from tests.unit.test_swap_plan import key_of
 
@@ -192,3 +192,18 @@ def test_bad_counts_are_not_a_swap() -> None:
     data["swap"]["prep_started"], data["swap"]["prep_done"] = 1, 5
     swap = decode_swap(json.dumps(data))
     assert swap is not None and swap.prep_done == 1
+
+
+def test_told_to_pull_a_drive_no_led_could_light_the_operator_gets_its_serial() -> None:
+    """A prepared swap whose LED no method lit never says "pull the drive whose LED is lit"
+    (a lit LED there may be another drive's): it names the bay and the serial on the label."""
+    swap = SWAPS["zfs"].to(SwapPhase.PREPARED, 0.0, "prepared")
+    lit = dataclasses.replace(swap, led=True)
+    assert "whose LED is lit" in next_step(lit)
+    unlit = next_step(swap)
+    assert "whose LED is lit" not in unlit and "no locate LED is lit for it" in unlit
+    assert f"serial {swap.old.serial}" in unlit and swap.old.serial
+    assert unlit in swap_text(swap)
+    done = dataclasses.replace(swap, in_place=True, phase=SwapPhase.DONE)
+    assert "its LED is lit" not in next_step(done)
+    assert "its LED is lit" in next_step(dataclasses.replace(done, led=True))
