@@ -58,10 +58,17 @@ def identity_text(drive: Drive, snapshot: HostSnapshot, glyphs: Glyphs) -> Text:
 
 
 def state_text(drive: Drive, snapshot: HostSnapshot, glyphs: Glyphs) -> Text:
-    """Power state, temperature with its age, LED and the verdict with every reason."""
+    """Power state, LED, temperature with its age (last: the long one, wrapped within itself
+    on a narrow screen) and the verdict with every reason."""
     now = snapshot.taken_at
     text = Text()
     _field(text, "power", drive.power.value)
+    bay = snapshot.bay_of(drive.key)
+    slot = snapshot.slot(bay) if bay is not None else None
+    if slot is not None and slot.led is not LedState.UNKNOWN:
+        _field(text, "LED", slot.led.value)
+    if drive.wakeups is not None:
+        _field(text, "wake-ups by nastui", str(drive.wakeups))
     temp = drive.temperature
     if temp is None:
         _field(text, "temperature", "not read")
@@ -73,12 +80,6 @@ def state_text(drive: Drive, snapshot: HostSnapshot, glyphs: Glyphs) -> Text:
             "temperature",
             f"{degrees(temp.celsius, glyphs)}, {age}, {temp.source.value}{stale}",
         )
-    bay = snapshot.bay_of(drive.key)
-    slot = snapshot.slot(bay) if bay is not None else None
-    if slot is not None and slot.led is not LedState.UNKNOWN:
-        _field(text, "LED", slot.led.value)
-    if drive.wakeups is not None:
-        _field(text, "wake-ups by nastui", str(drive.wakeups))
     text.append("\nhealth ", style=DIM)
     verdict = drive.verdict
     reading = awaiting_smart(drive)
