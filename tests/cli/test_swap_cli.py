@@ -252,6 +252,36 @@ def test_abort_before_the_new_drive_puts_it_out(state: Path, pulled: bool) -> No
     assert lit() == []
 
 
+def member_state() -> str:
+    """The old drive's member in `nastui pools`: its state column."""
+    text = nastui("pools")[1]
+    line = next(line for line in text.splitlines() if line.rstrip().endswith(f" {BAY}"))
+    return line.split()[1]
+
+
+@pytest.mark.parametrize("pulled", [False, True])
+def test_abort_before_the_pull_puts_the_member_back(state: Path, pulled: bool) -> None:
+    """Aborting a prepared swap whose old drive is still in cancels it: the member goes back
+    in service (its offline undone). After the pull, the pool is left as it is and the abort
+    says how to put the member back once the drive is in again."""
+    assert member_state() == "ONLINE"
+    nastui("swap", "start", str(BAY))
+    assert member_state() == "OFFLINE"
+    if pulled:
+        nastui("swap", "sim", "pull", str(BAY))
+        nastui("swap")
+    code, text = nastui("swap", "abort")
+    assert code == exits.OK
+    online = "zpool online storage ata-HGST_HUS724040ALA640_"
+    if pulled:
+        assert "undo:" not in text and "its member stays out of service" in text
+        assert f"`{online}" in text
+    else:
+        assert f"undo: {online}" in text and "done (simulated)" in text
+        assert member_state() == "ONLINE"
+        assert "stays out of service" not in text
+
+
 def test_abort_after_the_new_drive_has_nothing_to_put_out(state: Path) -> None:
     nastui("swap", "start", str(BAY))
     nastui("swap", "sim", "pull", str(BAY))

@@ -18,7 +18,7 @@ from typing import cast
 from hypothesis import given
 from hypothesis import strategies as st
 
-from nastui.model import HostSnapshot, PoolState
+from nastui.model import Drive, DriveIdentity, HostSnapshot, PoolState
 from nastui.session import Session
 from nastui.swap.flow.box import Box, new_swap
 from nastui.swap.io.store import SwapStore
@@ -27,7 +27,7 @@ from nastui.swap.logic.codec import decode_swap, encode_swap
 from nastui.swap.logic.names import Op, OpKind, Stage
 from nastui.swap.logic.plan import make_plan
 from nastui.swap.logic.state import Swap, SwapPhase
-from nastui.swap.logic.undo import prepare_ops, undo_for, undo_ops, why_needless
+from nastui.swap.logic.undo import prepare_ops, undo_for, undo_ops, undo_prepared, why_needless
 from nastui.swap.view import next_step, swap_text
 from tests.swapcorpus import md_snapshot, zpool_snapshot
 from tests.unit.test_swap_plan import key_of
@@ -207,3 +207,19 @@ def test_told_to_pull_a_drive_no_led_could_light_the_operator_gets_its_serial() 
     done = dataclasses.replace(swap, in_place=True, phase=SwapPhase.DONE)
     assert "its LED is lit" not in next_step(done)
     assert "its LED is lit" in next_step(dataclasses.replace(done, led=True))
+
+
+def test_a_prepared_swap_is_undone_whole_while_its_drive_is_in() -> None:
+    """Aborting before the pull puts every preparing write back; after it, nothing is run."""
+    for swap in SWAPS.values():
+        ops = prepare_ops(swap)
+        prepared = dataclasses.replace(
+            swap, phase=SwapPhase.PREPARED, prep_started=len(ops), prep_done=len(ops)
+        )
+        snap = HostSnapshot(host="h", taken_at=0.0, drives=(_drive_of(swap),))
+        assert undo_prepared(prepared, snap) == undo_for(ops) != ()
+        assert undo_prepared(prepared, HostSnapshot(host="h", taken_at=0.0)) == ()
+
+
+def _drive_of(swap: Swap) -> Drive:
+    return Drive(swap.old.dev or "sdx", DriveIdentity(serial=swap.old.serial or swap.old.key))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import shlex
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -16,9 +17,10 @@ from enum import StrEnum
 
 from nastui.swap.flow.box import Box, execute, follow, new_swap, replace_ops, switch_led
 from nastui.swap.io.store import SwapBusy, SwapLock
-from nastui.swap.logic.argv import Ran
+from nastui.swap.logic.argv import Ran, argv_for
+from nastui.swap.logic.names import Op
 from nastui.swap.logic.state import Swap, SwapPhase
-from nastui.swap.logic.undo import needless, prepare_ops, undo_ops
+from nastui.swap.logic.undo import needless, prepare_ops, undo_for, undo_ops, undo_prepared
 
 LOCK_WAIT_S = 3.0  # how long an action waits for a swap lock someone else holds
 
@@ -283,8 +285,10 @@ async def _burnin(box: Box, serial: str, tool: str, timeout: float) -> Outcome:
 
 async def abort(box: Box) -> Outcome:
     """Stop following the swap: the LED it lit put out (or said to be left lit, and how to put
-    it out), logged as aborted; the pool is left as it is, but for a swap stopped while
-    preparing: what may have run of its preparing writes is undone first (`_undo`)."""
+    it out), logged as aborted. Its preparing writes are undone first (`_undo`): what may have
+    run of them for a swap stopped while preparing; all of them for a prepared swap whose old
+    drive is still in (cancelled before the pull: the member goes back in service). From the
+    pull on, the pool is left as it is."""
     try:
         async with _holding(box, "aborting the swap"):
             return await _abort(box)
@@ -297,8 +301,9 @@ async def _abort(box: Box) -> Outcome:
     if swap is None or not swap.active:
         return Outcome(None, notes=["no swap in progress"])
     out = Outcome(swap)
-    if swap.phase is SwapPhase.PREPARING:
-        swap = await _undo(box, swap, out)
+    undo = _to_undo(box, swap)
+    if undo:
+        swap = await _undo(box, swap, out, undo)
         if out.error is not None:
             box.store.save(swap)
             out.swap = swap
@@ -309,6 +314,7 @@ async def _abort(box: Box) -> Outcome:
     else:
         note = "no locate LED lit by the swap"
     running = swap.phase in (SwapPhase.REPLACING, SwapPhase.REBUILDING)
+    left_out = _left_out(box, swap, undo)
     swap = swap.to(SwapPhase.ABORTED, box.now, "aborted")
     box.store.finish(swap)
     out.swap = swap
@@ -317,15 +323,42 @@ async def _abort(box: Box) -> Outcome:
         out.notes.append(
             "the rebuild goes on in the pool (the pools screen and `nastui pools` show it)"
         )
+    if left_out:
+        out.notes.append(left_out)
     return out
 
 
-async def _undo(box: Box, swap: Swap, out: Outcome) -> Swap:
-    """Undo the preparing writes that may have run (`nastui.swap.logic.undo`), each skipped
-    with a line when the snapshot shows it pointless, every one tried even when one fails; a
-    failure is `out.error`, and the swap stays preparing so the abort can be run again."""
+def _left_out(box: Box, swap: Swap, undone: tuple[Op, ...]) -> str | None:
+    """For an abort after the pull, before any new drive: the member stays out of service,
+    and the writes that put it back once its drive is in again."""
+    if swap.in_place or undone or swap.phase not in (SwapPhase.PREPARED, SwapPhase.PULLED):
+        return None
+    back = undo_for(prepare_ops(swap))
+    if not back:
+        return None
+    lines = "`, then `".join(shlex.join(argv_for(op)) for op in back)
+    return (
+        f"{swap.old.label} is out: its member stays out of service; with that drive back in, "
+        f"`{lines}` puts it back (or start a swap again with a new drive)"
+    )
+
+
+def _to_undo(box: Box, swap: Swap) -> tuple[Op, ...]:
+    """The undo writes of an abort: of what may have run of a swap stopped while preparing,
+    or of all its preparing writes when it is prepared and the old drive still in."""
+    if swap.phase is SwapPhase.PREPARING:
+        return undo_ops(swap)
+    if swap.phase is SwapPhase.PREPARED and not swap.in_place:
+        return undo_prepared(swap, box.snapshot)
+    return ()
+
+
+async def _undo(box: Box, swap: Swap, out: Outcome, undo: tuple[Op, ...]) -> Swap:
+    """Run the undo writes `undo` (`nastui.swap.logic.undo`), each skipped with a line when
+    the snapshot shows it pointless, every one tried even when one fails; a failure is
+    `out.error`, and the swap stays as it is so the abort can be run again."""
     failed: list[str] = []
-    for op in undo_ops(swap):
+    for op in undo:
         skip = needless(op, swap, box.snapshot)
         if skip is not None:
             out.ran.append(f"undo skipped: {skip}")

@@ -65,6 +65,15 @@ def undo_ops(swap: Swap) -> tuple[Op, ...]:
     return undo_for(begun(swap))
 
 
+def undo_prepared(swap: Swap, snapshot: HostSnapshot) -> tuple[Op, ...]:
+    """What an abort runs for a prepared swap, every preparing write having answered: their
+    undo while the old drive is still in (the abort cancels the swap before the pull, and the
+    member goes back in service), none once it is out (nothing to put back)."""
+    if swap.old.key not in {d.key for d in snapshot.drives}:
+        return ()
+    return undo_for(prepare_ops(swap))
+
+
 def why_needless(op: Op, state: PoolState | None) -> str | None:
     """Why the undo write `op` is pointless with its member in `state` (None: not in the pool
     or array), or None when it is to run."""
