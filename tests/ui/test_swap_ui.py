@@ -235,3 +235,34 @@ async def test_a_start_killed_while_preparing_is_shown_interrupted_and_aborted_f
     out = io.StringIO()
     await asyncio.to_thread(run_headless, parse_args(["--scenario", "failing-drive", "pools"]), out)
     assert "storage" in out.getvalue() and "OFFLINE" not in out.getvalue()
+
+
+async def test_abort_before_the_pull_asks_and_puts_the_member_back() -> None:
+    """Started from the screen, then `a`: the question says the member goes back in service
+    (the drive is still in), and after `y` the pool shows no member offline."""
+    from nastui.cli.args import parse_args
+    from nastui.cli.main import run_headless
+    from nastui.ui.screens.confirm import ConfirmScreen
+
+    app = app_on()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        app.screen.query_one("#grid", BayGrid).select(10)
+        await pilot.press("w")
+        await app.workers.wait_for_complete()
+        await pilot.press("s")
+        await pilot.pause()
+        await pilot.press("y")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert "swap prepared" in swap_text(app)
+        await pilot.press("a")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        assert "put back in service first" in " ".join(str(app.screen.question).split())
+        await pilot.press("y")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+    out = io.StringIO()
+    await asyncio.to_thread(run_headless, parse_args(["--scenario", "failing-drive", "pools"]), out)
+    assert "storage zfs ONLINE" in out.getvalue() and "OFFLINE" not in out.getvalue()

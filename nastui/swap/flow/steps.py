@@ -348,9 +348,7 @@ def _to_undo(box: Box, swap: Swap) -> tuple[Op, ...]:
     or of all its preparing writes when it is prepared and the old drive still in."""
     if swap.phase is SwapPhase.PREPARING:
         return undo_ops(swap)
-    if swap.phase is SwapPhase.PREPARED and not swap.in_place:
-        return undo_prepared(swap, box.snapshot)
-    return ()
+    return undo_prepared(swap, box.snapshot)
 
 
 async def _undo(box: Box, swap: Swap, out: Outcome, undo: tuple[Op, ...]) -> Swap:

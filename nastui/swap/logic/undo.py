@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from nastui.model import HostSnapshot, PoolState, Vdev
 from nastui.swap.logic.argv import argv_for
 from nastui.swap.logic.names import Op, OpKind, Stage
-from nastui.swap.logic.state import Swap
+from nastui.swap.logic.state import Swap, SwapPhase
 
 _OUT_OF_SERVICE = (PoolState.FAULTED, PoolState.REMOVED, PoolState.UNAVAIL, PoolState.OFFLINE)
 
@@ -68,7 +68,10 @@ def undo_ops(swap: Swap) -> tuple[Op, ...]:
 def undo_prepared(swap: Swap, snapshot: HostSnapshot) -> tuple[Op, ...]:
     """What an abort runs for a prepared swap, every preparing write having answered: their
     undo while the old drive is still in (the abort cancels the swap before the pull, and the
-    member goes back in service), none once it is out (nothing to put back)."""
+    member goes back in service), none once it is out (nothing to put back), nor for a swap
+    in any other phase or in place (its old drive was never taken out of service)."""
+    if swap.phase is not SwapPhase.PREPARED or swap.in_place:
+        return ()
     if swap.old.key not in {d.key for d in snapshot.drives}:
         return ()
     return undo_for(prepare_ops(swap))

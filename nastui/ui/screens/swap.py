@@ -23,6 +23,7 @@ from nastui.model import HostSnapshot
 from nastui.swap.flow import steps
 from nastui.swap.flow.box import Box, open_box
 from nastui.swap.logic.state import Swap, SwapPhase
+from nastui.swap.logic.undo import undo_prepared
 from nastui.swap.view import plan_text, swap_text
 from nastui.ui.screens.base import NasScreen
 from nastui.ui.screens.confirm import ConfirmScreen
@@ -141,13 +142,15 @@ class SwapScreen(NasScreen):
             if yes:
                 self.act("abort")
 
-        preparing = self.swap is not None and self.swap.phase is SwapPhase.PREPARING
-        question = (
-            "Abort the swap? What may have run of its preparation is undone first."
-            if preparing
-            else "Abort the swap? The pool is left as it is."
-        )
-        self.app.push_screen(ConfirmScreen(question), answered)
+        self.app.push_screen(ConfirmScreen(self._abort_question()), answered)
+
+    def _abort_question(self) -> str:
+        swap, snapshot = self.swap, self.nas.snapshot
+        if swap is not None and swap.phase is SwapPhase.PREPARING:
+            return "Abort the swap? What may have run of its preparation is undone first."
+        if swap is not None and snapshot is not None and undo_prepared(swap, snapshot):
+            return "Abort the swap? Its member is put back in service first (the drive is in)."
+        return "Abort the swap? The pool is left as it is."
 
     @work(exclusive=True, group="swap-act", exit_on_error=False)
     async def act(self, action: str, serial: str = "") -> None:
