@@ -301,3 +301,19 @@ def test_a_failed_write_keeps_the_swap_preparing_and_abort_skips_what_never_ran(
     assert code == exits.OK, capsys.readouterr().err
     assert rig.calls == [FAIL]
     assert text.count("undo skipped: ") == 2 and "is in service (ONLINE)" in text
+
+
+def test_a_prepared_md_swap_aborted_before_the_pull_re_adds_its_member(
+    rig: Rig, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A start that ran to the end (fail, remove), then an abort with the drive still in: the
+    remove is skipped (the member is out of the array already) and the member is added back."""
+    rig.arm(0, "never")
+    code, text = rig.nastui("swap", "start", "0", "--pull-first")
+    assert code == exits.OK, capsys.readouterr().err
+    assert "swap prepared: bay 0" in text and rig.member == "out"
+    calls = len(rig.calls)
+    code, text = rig.nastui("swap", "abort")
+    assert code == exits.OK, capsys.readouterr().err
+    assert rig.calls[calls:] == [ADD]
+    assert rig.member == "in" and "not needed" in text and "swap aborted" in text
