@@ -21,7 +21,14 @@ from rich.table import Column, Table
 from nastui.bench.chart import chart_glyphs, chart_lines, latency, latency_chart, rate_chart, short
 from nastui.bench.compare import Metric, describe, table
 from nastui.bench.profiles import DEFAULT_FILE
-from nastui.bench.runner import Event, RunNote, SampleReady, StepFinished, StepStarted
+from nastui.bench.runner import (
+    Event,
+    ProcessUnseen,
+    RunNote,
+    SampleReady,
+    StepFinished,
+    StepStarted,
+)
 from nastui.cli.asciiout import AsciiStream
 from nastui.core.units import size
 from nastui.model import BenchRun, BenchSample, StepResult, TargetKind
@@ -83,6 +90,8 @@ class LiveProgress:
             self._finish(event.result)
         elif isinstance(event, RunNote) and not self.quiet:
             self.progress.console.print(f"  {event.text}", style="dim", markup=False)
+        elif isinstance(event, ProcessUnseen):  # quiet or not: the guard's own notice
+            self.console.print(event.text, style="yellow", markup=False)
 
     def _begin(self, event: StepStarted) -> None:
         self._started, self._t0 = event, None
