@@ -120,6 +120,15 @@ def parse_stat_ids(text: str) -> tuple[int, int] | None:
     return int(fields[1]), int(fields[3])
 
 
+def parse_stat_comm(text: str) -> str | None:
+    """The name from /proc/PID/stat, what /proc/PID/comm holds (None: not a stat line).
+
+    # Sample: 4242 (my (odd) name) S 4200 4242 ...
+    """
+    start, end = text.find("("), text.rfind(")")
+    return text[start + 1 : end] if 0 <= start < end else None
+
+
 def parse_stat_flags(text: str) -> int | None:
     """The task's flags from /proc/PID/stat (`PF_KTHREAD`: a kernel thread).
 
@@ -233,14 +242,17 @@ def everything(node: Node) -> bool:
 
 
 class _Label:
-    """ "pid 4242 (comm)", or "pid 4242 (comm) in its thread 4250": /proc/PID/comm is read
-    only when a use is recorded (most processes use nothing a verdict can look at)."""
+    """ "pid 4242 (comm)", or "pid 4242 (comm) in its thread 4250": the name given (from
+    /proc/PID/stat, read for every process anyway), else /proc/PID/comm, read only when a use
+    is recorded (most processes use nothing a verdict can look at)."""
 
     __slots__ = ("_comm", "base", "pid", "tid")
 
-    def __init__(self, base: str, pid: int, tid: int | None = None) -> None:
+    def __init__(
+        self, base: str, pid: int, tid: int | None = None, comm: str | None = None
+    ) -> None:
         self.base, self.pid, self.tid = base, pid, tid
-        self._comm: list[str] = []  # shared by a process's threads: read once
+        self._comm: list[str] = [comm] if comm else []  # shared by its threads: read once
 
     def thread(self, tid: int) -> _Label:
         """The label of the process's task `tid` (the process's own when `tid` is its pid)."""
@@ -275,6 +287,7 @@ class _Scan:
     kcmp: _Kcmp
     wanted: Wanted = everything
     kernel: frozenset[int] = frozenset()  # kernel threads (PF_KTHREAD)
+    stats: dict[int, str] = field(default_factory=dict)  # /proc/PID/stat, read for `ours`
     shared: dict[int, int] = field(default_factory=dict)  # kcmp kind -> a kernel thread's task
     out: ProcessUses = field(default_factory=ProcessUses)
     mapped: dict[tuple[str, int], Node | None] = field(default_factory=dict)
@@ -395,7 +408,7 @@ class _Scan:
 
     def process(self, pid: int) -> None:
         base = f"{self.proc}/{pid}"
-        label = _Label(base, pid)
+        label = _Label(base, pid, comm=parse_stat_comm(self.stats.get(pid, "")))
         tasks = sorted(
             (int(t) for t in _names(f"{base}/task") if t.isdigit()), key=lambda t: t != pid
         )
@@ -471,7 +484,7 @@ def process_uses(
     pids = [p for p in _names(proc) if p.isdigit()]
     stats = read_stats(proc, pids)
     skip = ours(os.getpid() if own is None else own, stats)
-    scan = _Scan(str(proc), _Kcmp(), wanted, kernel_threads(stats))
+    scan = _Scan(str(proc), _Kcmp(), wanted, kernel_threads(stats), stats)
     for pid in pids:
         if int(pid) not in skip:
             scan.process(int(pid))

@@ -84,18 +84,18 @@ def test_a_process_whose_descriptors_are_refused_is_kept_once_beside_the_uses_fo
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Three threads, ten descriptors each, all refused: one note, one stat a thread (the
-    refusal ends the directory, as before), its name read once; the other process's uses
-    are kept as they were."""
+    refusal ends the directory, as before), its name from the /proc/PID/stat the look reads
+    for every process anyway (no read of its own); the other process's uses are kept."""
     target, node = used_file(tmp_path)
     proc = tmp_path / "proc"
     fake_process(proc, 4242, {str(n): target for n in range(10)}, tmp_path, tids=(4243, 4244))
     fake_process(proc, 4300, {"3": target}, tmp_path)
-    (proc / "4242" / "comm").write_text("init\n")
+    (proc / "4242" / "stat").write_text("4242 (init (odd)) S 1 4242 4242 0 -1\n")
     refusing = Refusing(monkeypatch, 4242, procuse.DESCRIPTORS)
     found = process_uses(proc)
-    assert found.unseen == [UnseenProcess(4242, "init", "descriptors refused")]
+    assert found.unseen == [UnseenProcess(4242, "init (odd)", "descriptors refused")]
     assert [u.what for u in found.uses if u.span.node == node] == ["open by pid 4300 (fake)"]
-    assert len(refusing.stats) == 3 and refusing.comms == 1
+    assert len(refusing.stats) == 3 and refusing.comms == 0  # the name is the stat's
     assert found.denied == []
 
 
@@ -130,7 +130,7 @@ def test_the_verdict_carries_them_and_does_not_refuse(
     root, _ = tree_with(tmp_path)
     target, _ = used_file(tmp_path)
     fake_process(root / "proc", 4300, {"3": target}, tmp_path)
-    (root / "proc" / "4300" / "comm").write_text("sandbox-init\n")
+    (root / "proc" / "4300" / "stat").write_text("4300 (sandbox-init) S 0 1 1 0 -1\n")
     before = inspect(root, "7:5", real=True)
     assert before.unseen == ()
     Refusing(monkeypatch, 4300, procuse.DESCRIPTORS, procuse.DIRECTORIES)
