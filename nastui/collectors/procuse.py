@@ -18,8 +18,9 @@ file or directory is a use of that file. Processes that cannot be looked at (ano
 without root) are named, so that the guard refuses rather than miss them (`denied`). A process
 whose descriptors, directories or maps /proc refuses even to root, one by one past the
 directory's permission (its ptrace check: a process of a parent user namespace, such as a
-sandbox's process 1), is kept as an `UnseenProcess` beside the uses found (`unseen`): at most
-one note a task, noted where the refusal already ends the reading, so no extra system call.
+sandbox's process 1), is kept as an `UnseenProcess` beside the uses found (`unseen`): noted
+where the refusal already ends the reading (at most once a task), named from the
+/proc/PID/stat read for every process, so at no extra system call.
 
 The watch runs this over every process every half second while a benchmark writes, so the
 scan spells /proc paths as strings and calls `os` directly (pathlib's objects were most of a
@@ -264,7 +265,7 @@ class _Label:
 
     @property
     def comm(self) -> str:
-        """The process's name (/proc/PID/comm), "?" when it cannot be read."""
+        """The process's name (as given, else /proc/PID/comm), "?" when it cannot be read."""
         if not self._comm:
             try:
                 comm = read_text_bounded(f"{self.base}/comm", 4096).strip()

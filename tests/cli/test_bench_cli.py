@@ -126,8 +126,9 @@ def test_a_process_the_guard_could_not_look_into_is_named_before_a_run_that_writ
     assert done.stderr.splitlines()[0] == line
     unseen = json.loads(done.stdout)["run"]["target"]["unseen"]
     assert unseen == [{"pid": 1, "comm": "init", "why": "descriptors refused"}]
-    plain = bench(nastui_cmd, tmp_path, "run", "randrw", "--demo", "--quiet", "--no-save")
+    plain = bench(nastui_cmd, tmp_path, "run", "randrw", "--demo", "--quiet")
     assert plain.stdout.splitlines()[0] == line
+    assert f"guard: {line}" in bench(nastui_cmd, tmp_path, "show", "last").stdout
     reads = bench(nastui_cmd, tmp_path, "run", "sweep", "--demo", "--quiet", "--no-save",
                   "--iodepth", "1", "--runtime", "1")  # fmt: skip
     assert "could not look into" not in reads.stdout + reads.stderr
