@@ -20,6 +20,11 @@ Five layers, each enough to refuse; `--confirm` overrides none of them:
 5. the watch: while the run writes, the footprint is inspected again every half second
    (`BenchHost.uses_now`); a new user, or a footprint that changed, stops the tool at once
    (the partial result is kept and the run ends refused, saying why).
+What the looks cannot see is said, not refused: a process whose descriptors, directories or
+maps /proc refuses even to root (`BenchTarget.unseen`; a process of a parent user namespace,
+such as a sandbox's process 1) is named in one line before a run that writes (`unseen_note`),
+and the watch names one that becomes so while the run writes, once: refusing would stop every
+run on a machine that has one, and only the operator knows what it is.
 A custom fio job only carries allowlisted options (`nastui.bench.fiojob`): the target is the
 only file it names. Target names with whitespace or control characters are refused (fio
 strips and splits names).
@@ -35,17 +40,19 @@ import errno
 import os
 import shutil
 import stat
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from nastui.bench.jobs import Step, Tool
 from nastui.bench.names import MAX_TRIES, numbered
-from nastui.model import BenchTarget, TargetKind
+from nastui.bench.profiles import plan
+from nastui.model import BenchSettings, BenchTarget, TargetKind, UnseenProcess
 
 FRESH_PREFIX = "nastui-bench-"
 TEST_FILE = "nastui-bench.dat"
 _WRITING = ("write", "rw", "trim")
+MAX_UNSEEN_NAMED = 3  # processes named in the unseen line; the rest counted
 
 
 class GuardRefused(Exception):
@@ -85,6 +92,39 @@ def refusal(target: BenchTarget, *, writing: bool, confirm: str | None) -> str |
             f"writing to {target.path} destroys its data: type its {what} {token} to confirm{typed}"
         )
     return None
+
+
+def unseen_line(processes: Sequence[UnseenProcess]) -> str:
+    """The processes that could not be looked into, in one line: "could not look into 1
+    process: pid 1 (init), its descriptors refused by /proc: a write it holds open would not
+    be seen"."""
+    count = len(processes)
+    named = [f"pid {p.pid} ({p.comm}), its {p.why} by /proc" for p in processes[:MAX_UNSEEN_NAMED]]
+    if count > MAX_UNSEEN_NAMED:
+        named.append(f"and {count - MAX_UNSEEN_NAMED} more")
+    holder = "it holds" if count == 1 else "they hold"
+    return (
+        f"could not look into {count} process{'es' * (count != 1)}: {'; '.join(named)}: "
+        f"a write {holder} open would not be seen"
+    )
+
+
+def plan_writes(settings: BenchSettings, target: BenchTarget) -> bool:
+    """Whether running `settings` on `target` writes (a plan that cannot be made does not:
+    the run refuses before anything)."""
+    try:
+        return writes(plan(settings, target))
+    except ValueError:
+        return False
+
+
+def unseen_note(settings: BenchSettings, target: BenchTarget) -> str | None:
+    """The line to show before a run of `settings` that writes to `target`, when its
+    inspection could not look into some process (`unseen_line`); None otherwise. Never a
+    refusal: the operator decides."""
+    if not target.unseen or not plan_writes(settings, target):
+        return None
+    return unseen_line(target.unseen)
 
 
 @dataclass(frozen=True, slots=True)

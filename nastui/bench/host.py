@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from nastui.model import BenchTarget
+from nastui.model import BenchTarget, UnseenProcess
 
 Pairs = tuple[tuple[str, str], ...]
 LineHandler = Callable[[str], None]
@@ -105,4 +105,9 @@ class BenchHost(Protocol):
     async def uses_now(self, target: BenchTarget) -> tuple[str, ...]:
         """The watch's look while a run writes: who else uses the target's footprint now, and
         whether the footprint is still `target.footprint` (no signature probes: quick)."""
+        ...
+
+    def unseen(self) -> tuple[UnseenProcess, ...]:
+        """The processes the watch's last look (`uses_now`) could not look into: /proc
+        refused their descriptors, directories or maps (not a reason to stop the run)."""
         ...

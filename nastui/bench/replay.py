@@ -24,7 +24,7 @@ from importlib.abc import Traversable
 from pathlib import Path
 
 from nastui.bench.host import LineHandler, Pairs, SimulatedOutcome
-from nastui.model import BenchTarget, DriveIdentity, TargetKind, Transport
+from nastui.model import BenchTarget, DriveIdentity, TargetKind, Transport, UnseenProcess
 
 # A package resource, not a path beside __file__: the zipapp (`make dist`) runs from its archive.
 DATA: Traversable = resources.files("nastui.bench") / "data"
@@ -124,6 +124,10 @@ class ReplayHost:
 
     async def uses_now(self, target: BenchTarget) -> tuple[str, ...]:
         """A recording has no other users."""
+        return ()
+
+    def unseen(self) -> tuple[UnseenProcess, ...]:
+        """A recording's look saw every process."""
         return ()
 
     async def smart(self, target: BenchTarget) -> Pairs | None:

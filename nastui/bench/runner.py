@@ -12,7 +12,9 @@ measured so far saved. Cleanup runs in `finally`, on every way out.
 
 While a run writes to a device, the watch looks at the device's footprint every `WATCH_S`
 seconds (`BenchHost.uses_now`): a user that appears, or a footprint that changes, stops the
-tool the same way, and the run ends REFUSED with the reason and the partial result.
+tool the same way, and the run ends REFUSED with the reason and the partial result. A process
+the watch cannot look into (`BenchHost.unseen`) that the inspection could is said once
+(`ProcessUnseen`) and kept in the run's `target.unseen`; it does not stop the run.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from typing import Protocol
 from nastui.bench import store
 from nastui.bench.cache import CacheError, WriteCacheSwitch
 from nastui.bench.fiojob import custom_job_text
-from nastui.bench.guard import GuardRefused, Place, refusal, workspace, writes
+from nastui.bench.guard import GuardRefused, Place, refusal, unseen_line, workspace, writes
 from nastui.bench.host import BenchHost
 from nastui.bench.jobs import (
     CUSTOM_FILE,
@@ -53,6 +55,7 @@ from nastui.model import (
     RunState,
     StepResult,
     TargetKind,
+    UnseenProcess,
 )
 
 UNBOUNDED_STEP_S = 14 * 86400.0  # a size-bound job (filling 20 TB) may take days
@@ -90,7 +93,15 @@ class RunNote:
     text: str
 
 
-Event = StepStarted | SampleReady | StepFinished | RunNote
+@dataclass(frozen=True, slots=True)
+class ProcessUnseen:
+    """The watch could not look into a process it had not met before (`text`: in one line)."""
+
+    process: UnseenProcess
+    text: str
+
+
+Event = StepStarted | SampleReady | StepFinished | RunNote | ProcessUnseen
 
 
 class Workspace(Protocol):
@@ -111,6 +122,7 @@ class _Job:
     results: list[StepResult] = field(default_factory=list)
     samples: list[BenchSample] = field(default_factory=list)
     guard: str | None = None  # why the watch stopped the run
+    unseen: list[UnseenProcess] = field(default_factory=list)  # met by the watch
 
 
 def run_id_for(started: float, target: BenchTarget, profile: str) -> str:
@@ -177,13 +189,25 @@ def stop_on_signals(stop: asyncio.Event, signals: tuple[int, ...]) -> Iterator[N
             loop.remove_signal_handler(sig)
 
 
-async def watch_footprint(host: BenchHost, target: BenchTarget, stop: asyncio.Event) -> str:
+async def watch_footprint(
+    host: BenchHost,
+    target: BenchTarget,
+    stop: asyncio.Event,
+    on_unseen: Callable[[UnseenProcess], None] | None = None,
+) -> str:
     """Look at `target`'s footprint every `WATCH_S` seconds until `stop` is set: at the first
     use of it by anyone else, or a change in it, return why ("" once `stop` was set by
-    another). The caller records why and sets `stop` (no other task runs in between)."""
+    another). The caller records why and sets `stop` (no other task runs in between).
+    `on_unseen` hears of each process a look could not look into, once (by pid and name),
+    unless the inspection named it already (`target.unseen`)."""
+    said = {(p.pid, p.comm) for p in target.unseen}
     while not stop.is_set():
         began = time.monotonic()
         uses = await host.uses_now(target)
+        for process in host.unseen():
+            if on_unseen is not None and (process.pid, process.comm) not in said:
+                said.add((process.pid, process.comm))
+                on_unseen(process)
         if uses:
             return "; ".join(uses)
         await asyncio.sleep(max(0.0, WATCH_S - (time.monotonic() - began)))
@@ -267,9 +291,11 @@ class BenchRunner:
         state, message = await self._steps(job, writing)
         after = None if state is RunState.REFUSED else await self.host.smart(target)
         tools = {s.tool.value for s in steps}
+        unseen = (*target.unseen, *job.unseen)
         return self._end(
             dataclasses.replace(
                 base,
+                target=dataclasses.replace(target, unseen=unseen) if job.unseen else target,
                 steps=tuple(job.results),
                 samples=tuple(job.samples),
                 smart_before=before,
@@ -361,8 +387,14 @@ class BenchRunner:
 
     async def _watch(self, job: _Job) -> None:
         """The watch (`watch_footprint`) over the run's target: at the first use of it by
-        anyone else, or a change in it, say why and stop the run."""
-        why = await watch_footprint(self.host, job.base.target, job.stop)
+        anyone else, or a change in it, say why and stop the run; a process it cannot look
+        into is said once (`ProcessUnseen`) and kept for the run's record."""
+
+        def unseen(process: UnseenProcess) -> None:
+            job.unseen.append(process)
+            self.on_event(ProcessUnseen(process, f"the watch {unseen_line((process,))}"))
+
+        why = await watch_footprint(self.host, job.base.target, job.stop, unseen)
         if why:
             job.guard = why
             job.stop.set()

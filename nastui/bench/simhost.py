@@ -32,7 +32,7 @@ from nastui.bench.simsteps import (
     jitter,
 )
 from nastui.bench.sizes import parse_size
-from nastui.model import BenchTarget, DriveIdentity
+from nastui.model import BenchTarget, DriveIdentity, UnseenProcess
 
 WSC_MODULE = "nastui.bench.wsc"
 PAGE_CACHE_BPS = 2.5e9  # buffered write() into the page cache
@@ -185,6 +185,10 @@ class ModelHost:
 
     async def uses_now(self, target: BenchTarget) -> tuple[str, ...]:
         """A modelled drive has no other users."""
+        return ()
+
+    def unseen(self) -> tuple[UnseenProcess, ...]:
+        """A modelled drive's look sees every process."""
         return ()
 
     async def smart(self, target: BenchTarget) -> Pairs | None:

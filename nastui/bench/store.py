@@ -35,6 +35,7 @@ from nastui.model import (
     StepResult,
     TargetKind,
     Transport,
+    UnseenProcess,
 )
 from nastui.model.errors import ParseError
 from nastui.safeio import write_atomic
@@ -91,7 +92,8 @@ def _target(raw: Mapping[str, Any]) -> BenchTarget:
         identity = DriveIdentity(**fields)
     fields = {**raw, "kind": TargetKind(raw["kind"]), "identity": identity}
     lists = {k: tuple(raw.get(k, ())) for k in ("in_use", "footprint")}
-    return BenchTarget(**{**fields, **lists})
+    unseen = tuple(UnseenProcess(**p) for p in raw.get("unseen", ()))
+    return BenchTarget(**{**fields, **lists, "unseen": unseen})
 
 
 def _settings(raw: Mapping[str, Any]) -> BenchSettings:

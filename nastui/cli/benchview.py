@@ -20,8 +20,16 @@ from rich.table import Column, Table
 
 from nastui.bench.chart import chart_glyphs, chart_lines, latency, latency_chart, rate_chart, short
 from nastui.bench.compare import Metric, describe, table
+from nastui.bench.guard import unseen_note
 from nastui.bench.profiles import DEFAULT_FILE
-from nastui.bench.runner import Event, RunNote, SampleReady, StepFinished, StepStarted
+from nastui.bench.runner import (
+    Event,
+    ProcessUnseen,
+    RunNote,
+    SampleReady,
+    StepFinished,
+    StepStarted,
+)
 from nastui.cli.asciiout import AsciiStream
 from nastui.core.units import size
 from nastui.model import BenchRun, BenchSample, StepResult, TargetKind
@@ -83,6 +91,8 @@ class LiveProgress:
             self._finish(event.result)
         elif isinstance(event, RunNote) and not self.quiet:
             self.progress.console.print(f"  {event.text}", style="dim", markup=False)
+        elif isinstance(event, ProcessUnseen):  # quiet or not: the guard's own notice
+            self.console.print(event.text, style="yellow", markup=False)
 
     def _begin(self, event: StepStarted) -> None:
         self._started, self._t0 = event, None
@@ -153,7 +163,8 @@ def steps_table(run: BenchRun, *, ascii_only: bool) -> Table:
 
 
 def header_lines(run: BenchRun) -> list[str]:
-    """What a run was: target, identity, settings, state, warnings, SMART changes."""
+    """What a run was: target, identity, settings, state, warnings, the processes the guard
+    could not look into (a run that wrote), SMART changes."""
     ident = run.target.identity
     lines = [f"run {run.run_id} on {run.host}: {run.state.value}: {run.message}"]
     who = (
@@ -172,6 +183,8 @@ def header_lines(run: BenchRun) -> list[str]:
         + (", write-cache matrix" if s.cache_matrix else "")
     )
     lines += [f"warning: {w}" for w in run.warnings]
+    note = unseen_note(run.settings, run.target)
+    lines += [f"guard: {note}"] if note else []
     lines += smart_changes(run)
     return lines
 

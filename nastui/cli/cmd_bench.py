@@ -26,8 +26,8 @@ from nastui.bench import store
 from nastui.bench.bounds import bound_refusal
 from nastui.bench.compare import METRICS, describe
 from nastui.bench.fiojob import JOB_LIMIT
-from nastui.bench.guard import writes
-from nastui.bench.profiles import PROFILES, plan
+from nastui.bench.guard import plan_writes, unseen_note
+from nastui.bench.profiles import PROFILES
 from nastui.bench.replay import demo_target
 from nastui.bench.runner import CLI_SIGNALS, BenchRunner, stop_on_signals
 from nastui.bench.simhost import ModelHost, directory_on
@@ -214,11 +214,7 @@ def _confirm(args: argparse.Namespace, settings: BenchSettings, target: BenchTar
     """--confirm, or the serial typed at a prompt when raw writes need it and stdin is a tty."""
     if args.confirm is not None or target.kind is not TargetKind.DEVICE:
         return args.confirm  # type: ignore[no-any-return]
-    try:
-        writing = writes(plan(settings, target))
-    except ValueError:
-        return None
-    if not writing or target.in_use or not sys.stdin.isatty():
+    if not plan_writes(settings, target) or target.in_use or not sys.stdin.isatty():
         return None
     print(f"{args.profile} WRITES to {target.path}: everything on it is lost.", file=sys.stderr)
     try:
@@ -260,10 +256,13 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
         host, target = _target(args)
     except (ValueError, TargetError) as exc:
         return _fail(str(exc), exits.EX_USAGE)
-    confirm = _confirm(args, settings, target)
     console = console_for(out, ascii_only=_ascii(args), color=use_color(args, out))
     # With --json, stdout carries the JSON document only: the step lines go to stderr.
     shown = console_for(sys.stderr, ascii_only=_ascii(args), color=False) if args.json else console
+    note = unseen_note(settings, target)
+    if note is not None:  # before the confirmation: the operator decides knowing it
+        shown.print(note, style="yellow", markup=False)
+    confirm = _confirm(args, settings, target)
     live = LiveProgress(shown, quiet=args.quiet or args.json or not out.isatty())
     runner = BenchRunner(
         host,

@@ -64,6 +64,7 @@ from nastui.core.footprint import (
     texts,
     windows,
 )
+from nastui.model import UnseenProcess
 
 LOOP_GET_STATUS64 = 0x4C05
 # struct loop_info64: lo_device, lo_inode, lo_rdevice, lo_offset, lo_sizelimit (u64), then
@@ -352,12 +353,14 @@ def export_uses(view: _View) -> Iterator[tuple[Use, str]]:
 
 @dataclass(frozen=True, slots=True)
 class Seen:
-    """The stack read, what could not be looked at (processes of other users), and the tables
-    that could not be read (each a reason to refuse: what they would list is unknown)."""
+    """The stack read, what could not be looked at (`denied`: processes of other users), the
+    tables that could not be read (each a reason to refuse: what they would list is unknown),
+    and the processes /proc would not show even to root (`unseen`: named, not refused)."""
 
     stack: Stack
-    unseen: tuple[str, ...] = ()
+    denied: tuple[str, ...] = ()
     unread: tuple[str, ...] = ()
+    unseen: tuple[UnseenProcess, ...] = ()
 
 
 def read_stack(
@@ -378,7 +381,8 @@ def read_stack(
         uses.append(use)
         if isinstance(use.span.node, File):
             names.setdefault(use.span.node, path)
-    unseen: tuple[str, ...] = ()
+    denied: tuple[str, ...] = ()
+    unseen: tuple[UnseenProcess, ...] = ()
     if real:
         wanted = everything
         if target is not None:
@@ -386,8 +390,8 @@ def read_stack(
         procs = process_uses(root / "proc", own, wanted)
         uses += procs.uses
         names = {**procs.names, **names}
-        unseen = tuple(procs.unseen)
-    return Seen(Stack(devices, filesystems, tuple(uses), names), unseen, unread)
+        denied, unseen = tuple(procs.denied), tuple(procs.unseen)
+    return Seen(Stack(devices, filesystems, tuple(uses), names), denied, unread, unseen)
 
 
 def _claimed(name: str, number: str) -> str | None:
@@ -420,13 +424,15 @@ def claims(stack: Stack, number: str) -> Iterator[Use]:
 @dataclass(frozen=True, slots=True)
 class Verdict:
     """The footprint rule applied to a target: what its writes reach, who else uses it, which
-    of those may be passing read-only probes (`nastui.core.footprint.Conflict`), and the
-    devices laid over the target's bytes, whose labels the target shows (`windows`)."""
+    of those may be passing read-only probes (`nastui.core.footprint.Conflict`), the devices
+    laid over the target's bytes, whose labels the target shows (`windows`), and the processes
+    that could not be looked into (`unseen`: not a reason to refuse; the operator decides)."""
 
     footprint: tuple[str, ...]
     conflicts: tuple[str, ...]
     brief: frozenset[str] = frozenset()
     windows: tuple[Window, ...] = ()
+    unseen: tuple[UnseenProcess, ...] = ()
 
 
 def shortened(reasons: tuple[str, ...]) -> tuple[str, ...]:
@@ -444,12 +450,12 @@ def inspect(root: Path, number: str, *, real: bool, own: int | None = None) -> V
         stack = stack.with_uses(claims(stack, number))
     found = conflicts(stack, number)
     reasons = texts(found) + seen.unread
-    if seen.unseen:
-        who = ", ".join(seen.unseen[:3]) + (" ..." if len(seen.unseen) > 3 else "")
+    if seen.denied:
+        who = ", ".join(seen.denied[:3]) + (" ..." if len(seen.denied) > 3 else "")
         reasons += (
-            f"the open files of {len(seen.unseen)} processes cannot be read ({who}): "
+            f"the open files of {len(seen.denied)} processes cannot be read ({who}): "
             "only root sees every use",
         )
     reached = tuple(describe(stack, reach) for reach in footprint(stack, number))
     brief = frozenset(c.text for c in found if c.brief)
-    return Verdict(reached, shortened(reasons), brief, windows(stack, number))
+    return Verdict(reached, shortened(reasons), brief, windows(stack, number), seen.unseen)

@@ -21,7 +21,7 @@ from nastui.collectors.fio_target import TargetError, inspect_target, looked, wh
 from nastui.collectors.iostat import read_counters
 from nastui.collectors.smart.json_report import parse_json
 from nastui.collectors.smart.reading import SmartReading
-from nastui.model import BenchTarget
+from nastui.model import BenchTarget, UnseenProcess
 from nastui.model.errors import ParseError
 
 SMART_TIMEOUT_S = 30.0
@@ -58,6 +58,7 @@ class LocalBenchHost:
     def __init__(self, root: Path = Path("/")) -> None:
         self.root = root
         self._brief: frozenset[str] = frozenset()
+        self._unseen: tuple[UnseenProcess, ...] = ()
 
     @property
     def python(self) -> str:
@@ -108,6 +109,7 @@ class LocalBenchHost:
         if target.devno is None:
             return ()
         verdict = await looked(self.root, target.devno, WATCH_TIMEOUT_S)
+        self._unseen = verdict.unseen
         brief = verdict.brief & set(verdict.conflicts)
         uses = tuple(u for u in verdict.conflicts if u not in brief or u in self._brief)
         self._brief = brief  # a read-only probe counts when a second look still sees it
@@ -115,6 +117,10 @@ class LocalBenchHost:
             now, was = "; ".join(verdict.footprint), "; ".join(target.footprint)
             uses += (f"what the target writes to changed: now {now} (was {was})",)
         return uses
+
+    def unseen(self) -> tuple[UnseenProcess, ...]:
+        """The processes the watch's last look could not look into."""
+        return self._unseen
 
     async def smart(self, target: BenchTarget) -> Pairs | None:
         """SMART counters of the target's disk; None for devices without SMART or when unread."""

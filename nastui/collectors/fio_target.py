@@ -6,7 +6,8 @@ opened once, and everything after is read about what was opened, never the path 
 - its device number (`BenchTarget.devno`: what the run will hold), identity from sysfs
   (`nastui.collectors.sysfs`; a partition's whole disk), size, loop backing;
 - its footprint and every other user of it (`BenchTarget.footprint`, `BenchTarget.in_use`: the
-  footprint rule, `nastui.core.footprint`, read by `nastui.collectors.blockstack`);
+  footprint rule, `nastui.core.footprint`, read by `nastui.collectors.blockstack`), and the
+  processes /proc would not let it look into (`BenchTarget.unseen`: named, not refused);
   signatures (`blkid -p -o export`, `wipefs --no-act --json`, given /proc/PID/fd/N of the
   descriptor opened) and labels at every offset their formats use (`nastui.collectors.labels`:
   md 0.90/1.x, LVM at sectors 0-3, ZFS's four labels and their pool's name, bcache, LUKS,
@@ -173,7 +174,8 @@ def footprint_verdict(root: Path, number: str) -> Verdict:
     fake, real = inspect(root, number, real=False), inspect(Path("/"), number, real=True)
     both = tuple(dict.fromkeys((*fake.conflicts, *real.conflicts)))
     windows = tuple(dict.fromkeys((*real.windows, *fake.windows)))
-    return Verdict(real.footprint, both, fake.brief | real.brief, windows)
+    unseen = tuple(dict.fromkeys((*real.unseen, *fake.unseen)))
+    return Verdict(real.footprint, both, fake.brief | real.brief, windows, unseen)
 
 
 async def looked(root: Path, number: str, timeout: float = LOOK_TIMEOUT_S) -> Verdict:
@@ -250,6 +252,7 @@ async def describe_device(path: str, opened: _Opened, root: Path, run: RunFn) ->
         backing=read_text(root / "sys/class/block" / name / "loop/backing_file"),
         devno=number,
         footprint=verdict.footprint,
+        unseen=verdict.unseen,
     )
     return _machine(root, target)
 

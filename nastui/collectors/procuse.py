@@ -15,7 +15,12 @@ For every process but nastui's own and its tools (fio, dd, the write-sync-close 
 
 A block device opened or mapped is a use of that device (a mapping: of its mapped bytes); a
 file or directory is a use of that file. Processes that cannot be looked at (another user's,
-without root) are named, so that the guard refuses rather than miss them.
+without root) are named, so that the guard refuses rather than miss them (`denied`). A process
+whose descriptors, directories or maps /proc refuses even to root, one by one past the
+directory's permission (its ptrace check: a process of a parent user namespace, such as a
+sandbox's process 1), is kept as an `UnseenProcess` beside the uses found (`unseen`): noted
+where the refusal already ends the reading (at most once a task), named from the
+/proc/PID/stat read for every process, so at no extra system call.
 
 The watch runs this over every process every half second while a benchmark writes, so the
 scan spells /proc paths as strings and calls `os` directly (pathlib's objects were most of a
@@ -31,17 +36,22 @@ import errno
 import os
 import platform
 import stat
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from nastui.core.footprint import Block, File, Node, Span, Use
+from nastui.model import UnseenProcess
 from nastui.safeio import MIB, read_text_bounded
 
 MAPS_LIMIT = 32 * MIB  # 65530 mappings (vm.max_map_count) of ~100 bytes fit easily
 _KCMP = {"x86_64": 312, "aarch64": 272, "riscv64": 272, "i686": 349, "armv7l": 378}
 KCMP_FILES, KCMP_FS = 2, 3
 PF_KTHREAD = 0x00200000  # include/linux/sched.h
+REFUSALS = (errno.EACCES, errno.EPERM)
+# What /proc may refuse of a task, in the order an `UnseenProcess.why` names them.
+DESCRIPTORS, DIRECTORIES, MAPS = "descriptors", "directories", "maps"
+_PARTS = (DESCRIPTORS, DIRECTORIES, MAPS)
 
 
 def devno(raw: int) -> str:
@@ -109,6 +119,15 @@ def parse_stat_ids(text: str) -> tuple[int, int] | None:
     if len(fields) < 4 or not fields[1].isdigit() or not fields[3].isdigit():
         return None
     return int(fields[1]), int(fields[3])
+
+
+def parse_stat_comm(text: str) -> str | None:
+    """The name from /proc/PID/stat, what /proc/PID/comm holds (None: not a stat line).
+
+    # Sample: 4242 (my (odd) name) S 4200 4242 ...
+    """
+    start, end = text.find("("), text.rfind(")")
+    return text[start + 1 : end] if 0 <= start < end else None
 
 
 def parse_stat_flags(text: str) -> int | None:
@@ -198,11 +217,21 @@ def device_nodes(dev_dir: Path = Path("/dev")) -> dict[tuple[str, int], str]:
 
 @dataclass(slots=True)
 class ProcessUses:
-    """What the processes use: `uses`, file names for messages, and processes not seen."""
+    """What the processes use: `uses`, file names for messages, the processes this user may
+    not look into (`denied`: a reason to refuse), and those whose descriptors, directories or
+    maps /proc refused even though the user may (`unseen`: named, not refused)."""
 
     uses: list[Use] = field(default_factory=list)
     names: dict[File, str] = field(default_factory=dict)
-    unseen: list[str] = field(default_factory=list)
+    denied: list[str] = field(default_factory=list)
+    unseen: list[UnseenProcess] = field(default_factory=list)
+
+
+def why_unseen(parts: Iterable[str]) -> str:
+    """What /proc refused, in words: "descriptors refused", "descriptors and maps refused"."""
+    named = [part for part in _PARTS if part in parts]
+    listed = named[0] if len(named) < 2 else f"{', '.join(named[:-1])} and {named[-1]}"
+    return f"{listed} refused"
 
 
 Wanted = Callable[[Node], bool]
@@ -214,14 +243,17 @@ def everything(node: Node) -> bool:
 
 
 class _Label:
-    """ "pid 4242 (comm)", or "pid 4242 (comm) in its thread 4250": /proc/PID/comm is read
-    only when a use is recorded (most processes use nothing a verdict can look at)."""
+    """ "pid 4242 (comm)", or "pid 4242 (comm) in its thread 4250": the name given (from
+    /proc/PID/stat, read for every process anyway), else /proc/PID/comm, read only when a use
+    is recorded (most processes use nothing a verdict can look at)."""
 
     __slots__ = ("_comm", "base", "pid", "tid")
 
-    def __init__(self, base: str, pid: int, tid: int | None = None) -> None:
+    def __init__(
+        self, base: str, pid: int, tid: int | None = None, comm: str | None = None
+    ) -> None:
         self.base, self.pid, self.tid = base, pid, tid
-        self._comm: list[str] = []  # shared by a process's threads: read once
+        self._comm: list[str] = [comm] if comm else []  # shared by its threads: read once
 
     def thread(self, tid: int) -> _Label:
         """The label of the process's task `tid` (the process's own when `tid` is its pid)."""
@@ -231,14 +263,19 @@ class _Label:
         other._comm = self._comm
         return other
 
-    def __str__(self) -> str:
+    @property
+    def comm(self) -> str:
+        """The process's name (as given, else /proc/PID/comm), "?" when it cannot be read."""
         if not self._comm:
             try:
                 comm = read_text_bounded(f"{self.base}/comm", 4096).strip()
             except OSError:
                 comm = ""  # gone meanwhile
             self._comm.append(comm or "?")
-        label = f"pid {self.pid} ({self._comm[0]})"
+        return self._comm[0]
+
+    def __str__(self) -> str:
+        label = f"pid {self.pid} ({self.comm})"
         return label if self.tid is None else f"{label} in its thread {self.tid}"
 
 
@@ -251,11 +288,13 @@ class _Scan:
     kcmp: _Kcmp
     wanted: Wanted = everything
     kernel: frozenset[int] = frozenset()  # kernel threads (PF_KTHREAD)
+    stats: dict[int, str] = field(default_factory=dict)  # /proc/PID/stat, read for `ours`
     shared: dict[int, int] = field(default_factory=dict)  # kcmp kind -> a kernel thread's task
     out: ProcessUses = field(default_factory=ProcessUses)
     mapped: dict[tuple[str, int], Node | None] = field(default_factory=dict)
     by_line: dict[tuple[str, str], Node | None] = field(default_factory=dict)  # None: unwanted
     nodes: dict[tuple[str, int], str] | None = None
+    refused: set[str] = field(default_factory=set)  # what /proc refused of the process
 
     def add(self, node: Node, key: str, what: str, name: str, span: Span | None = None) -> None:
         """A use of `node`; `name` names a file for messages ("/proc/..." links are read)."""
@@ -273,8 +312,9 @@ class _Scan:
         A descriptor refused with EACCES or EPERM ends the directory: /proc decides access to
         a task's descriptors for the task as a whole (`proc_fd_access_allowed`, one ptrace
         check), so every later one would be refused as well (a sandbox's process 1 here: ~270
-        descriptors in each of 13 threads, 3,500 refused stats a look, half a look's time).
-        Any other error (ENOENT: closed meanwhile) skips that descriptor only.
+        descriptors in each of 13 threads, 3,500 refused stats a look, half a look's time);
+        the refusal is noted once there (`refused`). Any other error (ENOENT: closed
+        meanwhile) skips that descriptor only.
         """
         try:
             with os.scandir(directory) as found:
@@ -282,12 +322,15 @@ class _Scan:
                     try:
                         st = entry.stat()
                     except OSError as exc:
-                        if exc.errno in (errno.EACCES, errno.EPERM):
+                        if exc.errno in REFUSALS:
+                            self.refused.add(DESCRIPTORS)
                             return
                         continue
                     if not stat.S_ISSOCK(st.st_mode) and not stat.S_ISFIFO(st.st_mode):
                         yield entry.name, entry.path, st
-        except OSError:
+        except OSError as exc:
+            if exc.errno in REFUSALS:
+                self.refused.add(DESCRIPTORS)
             return
 
     def task(self, pid: int, tid: int, label: _Label, fds: bool, dirs: bool) -> None:
@@ -307,7 +350,9 @@ class _Scan:
             for which, what in (("cwd", "the working directory"), ("root", "the root directory")):
                 try:
                     node = node_of(os.stat(f"{base}/{which}"))  # noqa: PTH116
-                except OSError:
+                except OSError as exc:
+                    if exc.errno in REFUSALS:
+                        self.refused.add(DIRECTORIES)
                     continue
                 if node is not None and self.wanted(node):
                     self.add(node, key, f"{what} of {label}", f"{base}/{which}")
@@ -330,7 +375,9 @@ class _Scan:
     def maps(self, pid: int, label: _Label) -> None:
         try:
             text = read_text_bounded(f"{self.proc}/{pid}/maps", MAPS_LIMIT)
-        except OSError:
+        except OSError as exc:
+            if exc.errno in REFUSALS:
+                self.refused.add(MAPS)
             return
         done: set[tuple[str, str]] = set()  # files recorded, and what is not wanted
         files: set[Node] = set()
@@ -362,13 +409,14 @@ class _Scan:
 
     def process(self, pid: int) -> None:
         base = f"{self.proc}/{pid}"
-        label = _Label(base, pid)
+        label = _Label(base, pid, comm=parse_stat_comm(self.stats.get(pid, "")))
         tasks = sorted(
             (int(t) for t in _names(f"{base}/task") if t.isdigit()), key=lambda t: t != pid
         )
         if not os.access(f"{base}/fd", os.R_OK) and Path(base).exists():
-            self.out.unseen.append(str(label))
+            self.out.denied.append(str(label))
             return
+        self.refused.clear()
         files = set(_distinct(tasks, KCMP_FILES, self.kcmp))
         dirs = set(_distinct(tasks, KCMP_FS, self.kcmp))
         kernel = pid in self.kernel
@@ -383,6 +431,8 @@ class _Scan:
         # when the look began is read as what it is.
         if not kernel:
             self.maps(pid, label)
+        if self.refused:
+            self.out.unseen.append(UnseenProcess(pid, label.comm, why_unseen(self.refused)))
 
     def seen_in_kernel(self, tid: int, kind: int) -> bool:
         """Whether kernel thread `tid` shares its table (`kind`) with the first kernel thread
@@ -435,7 +485,7 @@ def process_uses(
     pids = [p for p in _names(proc) if p.isdigit()]
     stats = read_stats(proc, pids)
     skip = ours(os.getpid() if own is None else own, stats)
-    scan = _Scan(str(proc), _Kcmp(), wanted, kernel_threads(stats))
+    scan = _Scan(str(proc), _Kcmp(), wanted, kernel_threads(stats), stats)
     for pid in pids:
         if int(pid) not in skip:
             scan.process(int(pid))

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
         RunState,
         StepResult,
         TargetKind,
+        UnseenProcess,
     )
     from nastui.model.chassis import (
         Bay,
@@ -88,7 +89,8 @@ if TYPE_CHECKING:
 _HOMES: dict[str, str] = {
     "actions": "LocateResult ScrubResult",
     "alert": "Alert Notice NoticeKind Subject",
-    "bench": "BenchRun BenchSample BenchSettings BenchTarget Phase RunState StepResult TargetKind",
+    "bench": "BenchRun BenchSample BenchSettings BenchTarget Phase RunState StepResult TargetKind"
+    " UnseenProcess",
     "chassis": "Bay BayBinding BaySlot Chassis ChassisLayout EnclosureSlot Face FaceLayout"
     " LedState MappedBy Order Origin Side",
     "drive": "AtaError Drive DriveClass DriveIdentity IoRate NvmeHealth PowerState ScsiHealth"
@@ -196,6 +198,7 @@ __all__ = [
     "Temperature",
     "Thresholds",
     "Transport",
+    "UnseenProcess",
     "Ups",
     "UpsStatus",
     "Vdev",

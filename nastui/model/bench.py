@@ -43,6 +43,24 @@ class RunState(enum.Enum):
 
 
 @dataclass(frozen=True, slots=True)
+class UnseenProcess:
+    """A process the guard could not look into: /proc refused its descriptors, working and
+    root directories or maps even to root (a process of a parent user namespace, such as a
+    sandbox's process 1), so a use of the target by it would not be seen.
+
+    Attributes:
+        pid: its process id.
+        comm: its name (/proc/PID/comm), "?" when it could not be read.
+        why: what was refused, in words ("descriptors refused", "descriptors and maps
+            refused").
+    """
+
+    pid: int
+    comm: str
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
 class BenchTarget:
     """A benchmark target as inspected before the run.
 
@@ -66,6 +84,9 @@ class BenchTarget:
         inode: the directory's inode, when the target is a directory.
         footprint: what a write to the device lands on, one line each (the device, the
             devices and files below it), as inspected: the run is stopped if it changes.
+        unseen: the processes the guard could not look into (`UnseenProcess`): named before
+            a run that writes, never a reason to refuse. In a finished run, also those the
+            watch met while it wrote.
     """
 
     path: str
@@ -82,6 +103,7 @@ class BenchTarget:
     devno: str | None = None
     inode: int | None = None
     footprint: tuple[str, ...] = ()
+    unseen: tuple[UnseenProcess, ...] = ()
 
     @property
     def confirm_token(self) -> str:

@@ -5,6 +5,7 @@ export, exit codes; and that it never loads Textual."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import os
 import signal
@@ -103,6 +104,34 @@ def test_run_json_is_only_json_on_stdout(nastui_cmd: list[str], tmp_path: Path) 
     assert phases[:3] == [(0, "ramp"), (0, "ramp"), (0, "run")]
     qd1, qd32 = (s["read_iops"] for s in run["steps"])
     assert 60 < qd1 < 100 and 150 < qd32 < 230  # a 7200 rpm disk: NCQ reorders, never overlaps
+
+
+def test_a_process_the_guard_could_not_look_into_is_named_before_a_run_that_writes(
+    nastui_cmd: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One line before the run (stderr beside --json, where the step lines go), the process
+    under `run.target.unseen` in the JSON; nothing for a run that only reads."""
+    from nastui.bench.replay import demo_target
+    from nastui.cli import cmd_bench
+    from nastui.model import UnseenProcess
+
+    init = UnseenProcess(1, "init", "descriptors refused")
+    target = dataclasses.replace(demo_target(), unseen=(init,))
+    monkeypatch.setattr(cmd_bench, "_demo_target", lambda args: target)
+    line = (
+        "could not look into 1 process: pid 1 (init), its descriptors refused by /proc: "
+        "a write it holds open would not be seen"
+    )
+    done = bench(nastui_cmd, tmp_path, "run", "randrw", "--demo", "--json", "--no-save")
+    assert done.stderr.splitlines()[0] == line
+    unseen = json.loads(done.stdout)["run"]["target"]["unseen"]
+    assert unseen == [{"pid": 1, "comm": "init", "why": "descriptors refused"}]
+    plain = bench(nastui_cmd, tmp_path, "run", "randrw", "--demo", "--quiet")
+    assert plain.stdout.splitlines()[0] == line
+    assert f"guard: {line}" in bench(nastui_cmd, tmp_path, "show", "last").stdout
+    reads = bench(nastui_cmd, tmp_path, "run", "sweep", "--demo", "--quiet", "--no-save",
+                  "--iodepth", "1", "--runtime", "1")  # fmt: skip
+    assert "could not look into" not in reads.stdout + reads.stderr
 
 
 def test_usage_errors_exit_64(nastui_cmd: list[str], tmp_path: Path) -> None:

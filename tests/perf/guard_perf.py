@@ -17,7 +17,12 @@
    script run against main and then against the tree that cut the watch's cost, twice: the
    watch 8.5-8.8 % of a core -> 2.9 %, a look in the watch 42-44 ms -> 14.5 ms of CPU
    (45-55x the walk -> 12-13x; the walk 0.8-1.2 ms). Busier (85-95 processes, load 2-4)
-   the watch took 3.3-3.6 % against main's 9.4-10.8 %.
+   the watch took 3.3-3.6 % against main's 9.4-10.8 %. Naming the processes /proc refuses
+   even to root (`UnseenProcess`: noted where the refusal ends the reading, named from the
+   stat already read) left it as it was: seven runs each, alternated, 79-84 processes, load
+   0.8-1.6: the watch 2.5-3.6 % of a core (median 3.1 %) against 2.7-3.4 % (3.0 %), a look
+   in the watch 11.4-15.1x the walk (12.2x) against 10.9-14.9x (12.3x); strace of one look,
+   83 processes: 2291 system calls against 2407 (labels no longer read /proc/PID/comm).
 """
 
 from __future__ import annotations

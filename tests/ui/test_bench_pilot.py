@@ -12,8 +12,9 @@ import pytest
 from textual.geometry import Region
 from textual.pilot import Pilot
 
+from nastui.bench.profiles import PROFILES
 from nastui.bench.replay import ReplayHost, demo_recordings, demo_target
-from nastui.model import RunState, TargetKind
+from nastui.model import RunState, TargetKind, UnseenProcess
 from nastui.ui.app import NastuiApp
 from nastui.ui.screens.bench import BenchScreen
 from nastui.ui.screens.bench_compare import BenchCompareScreen
@@ -131,6 +132,30 @@ async def test_raw_device_writes_ask_for_the_serial() -> None:
         await pilot.pause()
         # The serial is right; the kernel-level check then finds no such device to hold.
         assert screen.status is not None and "cannot be opened" in screen.status[1]
+
+
+async def test_a_process_the_guard_could_not_look_into_is_shown_before_the_run() -> None:
+    """The guard's line (`nastui.bench.guard.unseen_note`), as the screen shows the verdict's
+    other notes: in the setup panel while the profile writes, and in the confirmation."""
+    init = UnseenProcess(1, "init", "descriptors refused")
+    device = dataclasses.replace(
+        demo_target(), kind=TargetKind.DEVICE, path="/dev/nastui-none", unseen=(init,)
+    )
+    line = "could not look into 1 process: pid 1 (init), its descriptors refused by /proc"
+    app = app_with({"target": device})
+    async with app.run_test(size=(160, 30)) as pilot:
+        screen = await open_bench(pilot)
+        assert f"! {line}" in screen.query_one("#bench-setup", TextPanel).plain
+        await pilot.press("r")
+        await pilot.pause()
+        assert isinstance(app.screen, SerialConfirm)
+        shown = " ".join(app.screen.query_one("#serial-text", TextPanel).plain.split())
+        assert f"{line}: a write it holds open would not be seen." in shown
+        await pilot.press("escape")
+        await pilot.pause()
+        screen.settings = dataclasses.replace(PROFILES["sweep"].defaults, iodepths=(1,))
+        screen.redraw()
+        assert line not in screen.query_one("#bench-setup", TextPanel).plain  # reads only
 
 
 async def test_compare_view_marks_and_metrics(tmp_path: Path) -> None:

@@ -25,12 +25,13 @@ from textual.worker import Worker
 from nastui.bench import store
 from nastui.bench.chart import chart_glyphs, latency_chart, measured, nice_top, rate_chart
 from nastui.bench.compare import METRICS
-from nastui.bench.guard import writes
+from nastui.bench.guard import unseen_note, writes
 from nastui.bench.profiles import PROFILES, honesty_warnings, plan
 from nastui.bench.runner import (
     UI_SIGNALS,
     BenchRunner,
     Event,
+    ProcessUnseen,
     RunNote,
     SampleReady,
     StepFinished,
@@ -153,7 +154,10 @@ class BenchScreen(NasScreen):
         """The text panels: setup and status, the live figures, the finished steps."""
         glyphs = self.nas.glyphs
         title = PROFILES[self.settings.profile].title if self.settings.profile in PROFILES else ""
-        warnings = honesty_warnings(self.settings, self.target) if self.target else ()
+        warnings: tuple[str, ...] = ()
+        if self.target is not None:  # the guard's note first: it is about safety, not figures
+            note = unseen_note(self.settings, self.target)
+            warnings = (*((note,) if note else ()), *honesty_warnings(self.settings, self.target))
         if self.source.demo:
             title += " [demo: modelled drive]"
         self.query_one("#bench-setup", TextPanel).show(
@@ -221,6 +225,8 @@ class BenchScreen(NasScreen):
             self.steps.append(event.result)
         elif isinstance(event, RunNote) and self.status is not None:
             self.status = (self.status[0], f"{self.status[1]}: {event.text}")
+        elif isinstance(event, ProcessUnseen):
+            self.notify(event.text, title="the guard", severity="warning")
         if isinstance(event, SampleReady):
             self._soon()
         else:
@@ -244,7 +250,9 @@ class BenchScreen(NasScreen):
             self.notify(str(exc), title="cannot run", severity="error")
             return
         if target.kind is Kind.DEVICE and writing and not target.in_use:
-            self.app.push_screen(SerialConfirm(target, self.settings.profile), self._confirmed)
+            note = unseen_note(self.settings, target)
+            confirm = SerialConfirm(target, self.settings.profile, note)
+            self.app.push_screen(confirm, self._confirmed)
             return
         self.start(None)
 

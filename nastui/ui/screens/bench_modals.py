@@ -216,13 +216,14 @@ class SerialConfirm(_Dialog):
     DEFAULT_CSS = BOX_CSS.format(name="SerialConfirm").replace("ansi_blue", "ansi_red")
     TITLE = "this run WRITES to the raw device"
 
-    def __init__(self, target: BenchTarget, profile: str) -> None:
+    def __init__(self, target: BenchTarget, profile: str, note: str | None = None) -> None:
+        """`note`: the guard's line on processes it could not look into, shown above."""
         super().__init__()
-        self.target, self.profile = target, profile
+        self.target, self.profile, self.note = target, profile, note
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="bench-box -danger"):
-            yield TextPanel(id="serial-text")
+            yield TextPanel(id="serial-text", wrap=True)
             yield Input(placeholder="serial number", id="serial")
 
     def on_mount(self) -> None:
@@ -233,6 +234,8 @@ class SerialConfirm(_Dialog):
         def build(width: int) -> Text:
             text = Text(f"{self.profile} writes to {self.target.path}: ", style="bold")
             text.append("everything on it is lost.\n")
+            if self.note:
+                text.append(f"{self.note}.\n", style="yellow")
             text.append(f"Type its {what} ")
             text.append(token, style="bold")
             text.append(" and press Enter; Esc cancels.")
