@@ -223,3 +223,16 @@ def mounted_elsewhere(device: str, where: Path) -> Iterator[int]:
     finally:
         proc.kill()
         proc.wait()
+
+
+def refused_to_us(pid: int) -> bool:
+    """Whether /proc refuses the descriptors of `pid` to this process (EACCES on the first)."""
+    for entry in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            entry.stat()
+        except PermissionError:
+            return True
+        except FileNotFoundError:
+            continue
+        return False
+    return False

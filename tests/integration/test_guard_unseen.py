@@ -32,7 +32,7 @@ import pytest
 
 from nastui.collectors.blockstack import inspect
 from nastui.collectors.procuse import devno
-from tests.blocklab import attached, image, need_root
+from tests.blocklab import attached, image, need_root, refused_to_us
 from tests.conftest import require_tool
 
 pytestmark = pytest.mark.integration
@@ -57,19 +57,6 @@ else:
 while True:
     time.sleep(1)
 """.replace("NOBODY", str(NOBODY))
-
-
-def refused_to_us(pid: int) -> bool:
-    """Whether /proc refuses the descriptors of `pid` to this process (EACCES on the first)."""
-    for entry in Path(f"/proc/{pid}/fd").iterdir():
-        try:
-            entry.stat()
-        except PermissionError:
-            return True
-        except FileNotFoundError:
-            continue
-        return False
-    return False
 
 
 def nastui(*args: str, no_ptrace: bool = False) -> list[str]:

@@ -18,7 +18,7 @@ import pytest
 from nastui.swap.io import burnin
 from nastui.swap.io.burnin import burn_in
 from nastui.swap.logic.burnin import BADBLOCKS, FIO, burnin_argv
-from tests.blocklab import attached, image
+from tests.blocklab import attached, image, refused_to_us
 from tests.conftest import STRICT, require_tool
 
 pytestmark = pytest.mark.integration
@@ -59,10 +59,14 @@ def test_a_blank_drive_passes(loop: tuple[str, Path], tool: str) -> None:
     done = asyncio.run(burn_in(device, tool, root=ROOT, timeout=600))
     assert done.passed and not done.refused, done.text
     assert done.argv[0] == tool and device in " ".join(done.argv)
+    result, _, unseen = done.text.partition("; ")
+    # a process the guard could not look into is said after the result, never a refusal
+    assert ("pid 1 (" in unseen) is refused_to_us(1), done.text
+    assert unseen == "" or unseen.startswith("could not look into "), done.text
     if tool == BADBLOCKS:  # its last pattern is 0x00: the image ends as zeros as it began
-        assert done.text == "0 bad blocks (0/0/0 read/write/compare errors)"
+        assert result == "0 bad blocks (0/0/0 read/write/compare errors)"
     else:
-        assert done.text.startswith(f"{16 * MIB} bytes written, {16 * MIB} read back")
+        assert result.startswith(f"{16 * MIB} bytes written, {16 * MIB} read back")
         assert digest(image) != hashlib.sha256(bytes(16 * MIB)).hexdigest()  # it did write
 
 

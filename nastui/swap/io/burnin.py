@@ -17,14 +17,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+from collections.abc import Callable
 from pathlib import Path
 
-from nastui.bench.guard import ExclusiveHold, GuardRefused
+from nastui.bench.guard import ExclusiveHold, GuardRefused, unseen_line
 from nastui.bench.runner import watch_footprint
 from nastui.collectors import runner
 from nastui.collectors.fio_host import LocalBenchHost
 from nastui.collectors.fio_target import RunFn, TargetError, inspect_target
-from nastui.model import BenchTarget
+from nastui.model import BenchTarget, UnseenProcess
 from nastui.swap.logic.burnin import BADBLOCKS, BurnIn, burnin_argv, parse_badblocks, parse_fio
 
 __all__ = ["burn_in"]
@@ -50,25 +51,43 @@ async def burn_in(
             if uses_now:
                 why = "; ".join(uses_now)
                 return BurnIn(False, True, f"{device} came into use, nothing written: {why}", argv)
-            result, stopped = await _watched(burnin_argv(tool, place.path), target, host, timeout)
+            unseen = list(target.unseen)
+            result, stopped = await _watched(
+                burnin_argv(tool, place.path), target, host, timeout, unseen.append
+            )
             place.recheck()
     except GuardRefused as exc:
         return BurnIn(False, True, str(exc), argv)
     if stopped:
-        return BurnIn(False, True, f"{device} came into use, {tool} stopped: {stopped}", argv)
-    return _verdict(tool, argv, result, timeout)
+        burnin = BurnIn(False, True, f"{device} came into use, {tool} stopped: {stopped}", argv)
+    else:
+        burnin = _verdict(tool, argv, result, timeout)
+    return _with_unseen(burnin, unseen)
+
+
+def _with_unseen(burnin: BurnIn, unseen: list[UnseenProcess]) -> BurnIn:
+    """The result, saying which processes the guard could not look into (`unseen_line`): a
+    write one of them held open would not have been seen. They never stop a burn-in."""
+    if not unseen:
+        return burnin
+    return dataclasses.replace(burnin, text=f"{burnin.text}; {unseen_line(unseen)}")
 
 
 async def _watched(
-    argv: tuple[str, ...], target: BenchTarget, host: LocalBenchHost, timeout: float
+    argv: tuple[str, ...],
+    target: BenchTarget,
+    host: LocalBenchHost,
+    timeout: float,
+    on_unseen: Callable[[UnseenProcess], None],
 ) -> tuple[runner.CommandResult, str]:
     """Run `argv` while the watch looks at the target's footprint; (result, why it was
-    stopped, "" when it was not)."""
+    stopped, "" when it was not). `on_unseen` hears of each process the watch could not look
+    into that the inspection had not named."""
     stop = asyncio.Event()
     why: list[str] = []
 
     async def watch() -> None:
-        found = await watch_footprint(host, target, stop)
+        found = await watch_footprint(host, target, stop, on_unseen)
         if found:
             why.append(found)
             stop.set()
