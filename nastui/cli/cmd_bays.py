@@ -9,6 +9,7 @@ from typing import Any, TextIO
 from nastui import exits
 from nastui.cli.baytable import bay_entries, render_bays
 from nastui.cli.command import glyphs_of, poll_once, use_color, write_json
+from nastui.core.layout import NO_CHASSIS
 from nastui.model import HostSnapshot, Thresholds
 
 VIEWS = ("dev", "temp", "health", "serial", "pool")
@@ -39,11 +40,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         write_json(bays_data(snapshot, limits), out)
         return exits.OK
     if snapshot.chassis is None:
-        print(
-            "nastui: no chassis configured: add a [chassis] table to the configuration "
-            '(e.g. preset = "rv-4324"; see config.example.toml)',
-            file=sys.stderr,
-        )
+        print(f"nastui: {NO_CHASSIS}", file=sys.stderr)
         for drive in snapshot.drives:
             out.write(f"  {drive.label}\n")
         return exits.OK

@@ -28,6 +28,12 @@ _BY_ID_DIR = "/dev/disk/by-id/"
 _BY_PATH_DIR = "/dev/disk/by-path/"
 
 
+NO_CHASSIS = (  # what a box without a [chassis] table is told, by `nastui bays` and the grid
+    "no chassis configured: add a [chassis] table to the configuration (`nastui config init` "
+    "writes the example with this box's drives ready to bind to bays; see config.example.toml)"
+)
+
+
 def _cells(layout: FaceLayout) -> Iterator[tuple[int, int]]:
     """Grid cells in numbering order (holes included)."""
     rows = range(layout.rows)

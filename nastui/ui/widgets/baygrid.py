@@ -7,6 +7,7 @@ steady-state output small enough for a 115200-baud serial console.
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -19,6 +20,7 @@ from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from nastui.core.layout import NO_CHASSIS
 from nastui.model import BaySlot, Chassis, HostSnapshot, Thresholds
 from nastui.ui.cells import Cell, View, make_cell, rebuilding_drives
 from nastui.ui.gridlayout import FACE_TITLES, GridGeometry, Line, layout_grid, neighbour
@@ -100,6 +102,10 @@ class BayGrid(ScrollView, can_focus=True):
         """Draw `snapshot`; repaints only the cells that changed."""
         chassis = snapshot.chassis
         if chassis is None:
+            if self._chassis is not None or self._inputs is None:
+                self._chassis, self._geometry, self._inputs = None, None, None
+                self._strips.clear()
+                self.refresh(layout=True)
             return
         self._inputs = _Inputs(snapshot, limits, self.view, degree)
         if chassis != self._chassis:
@@ -208,7 +214,7 @@ class BayGrid(ScrollView, can_focus=True):
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         """The grid's full height at `width` (for `height: auto`)."""
         if self._chassis is None:
-            return 1
+            return len(_hint_lines(width))
         return layout_grid(self._chassis, width, tall=self._tall).height
 
     def _update_cells(self) -> None:
@@ -299,7 +305,11 @@ class BayGrid(ScrollView, can_focus=True):
 
     def _build_line(self, y: int) -> Strip:
         geometry, chassis = self._geometry, self._chassis
-        if geometry is None or chassis is None or not 0 <= y < len(geometry.lines):
+        if chassis is None:
+            hint = _hint_lines(self.size.width)
+            text = hint[y] if 0 <= y < len(hint) else ""
+            return Strip([Segment(text, self.get_component_rich_style("baygrid--dim"))])
+        if geometry is None or not 0 <= y < len(geometry.lines):
             return Strip.blank(self.size.width, self.rich_style)
         line = geometry.lines[y]
         face = chassis.faces[line.face]
@@ -347,3 +357,9 @@ class BayGrid(ScrollView, can_focus=True):
         if self._inputs is None or self.selected is None:
             return None
         return self._inputs.snapshot.slot(self.selected)
+
+
+def _hint_lines(width: int) -> list[str]:
+    """What the grid shows of a box without a chassis: how to describe one, and where its
+    drives are meanwhile, wrapped to `width`."""
+    return textwrap.wrap(f"{NO_CHASSIS}; D lists the drives", max(width, 20))
