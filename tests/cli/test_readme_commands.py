@@ -260,3 +260,12 @@ def test_a_refused_form_is_caught() -> None:
     assert _refusals(Form("nastui locate BAY --blink", whole=False))
     assert not _refusals(Form("nastui locate", whole=False))
     assert _refusals(Form("nastui locate", whole=True))
+
+
+def test_the_metrics_endpoint_is_said_to_need_no_extra() -> None:
+    """README: the /metrics server is nastui's own, standard library only; `daemon --help`
+    sent operators to install the prometheus extra for it."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), pytest.raises(SystemExit):
+        parse_args(["daemon", "--help"])
+    assert "--metrics-listen" in out.getvalue() and "extra" not in out.getvalue()
