@@ -134,6 +134,12 @@ def test_alert_list_names_a_swap_as_status_and_the_daemon_do(state: Path) -> Non
     assert keys().get("swap:bay-open:10") == "WARNING" and "bay:10:missing" not in keys()
     code, text = nastui("alert", "list")
     assert code == exits.OK and "WARN  nano/swap:bay-open:10" in text
+    # acknowledged, it is acknowledged everywhere, as the daemon takes it
+    assert nastui("alert", "ack", "swap:bay-open:10")[0] == exits.OK
+    lines = nastui("alert", "list")[1].splitlines()
+    assert lines[lines.index("WARN  nano/swap:bay-open:10") + 1].endswith("(acknowledged)")
+    status = json.loads(nastui("status", "--json")[1])["alerts"]
+    assert [a["acknowledged"] for a in status if a["key"] == "swap:bay-open:10"] == [True]
 
 
 def test_the_in_place_way_on_the_mixed_box(state: Path) -> None:
