@@ -269,3 +269,13 @@ def test_the_metrics_endpoint_is_said_to_need_no_extra() -> None:
     with contextlib.redirect_stdout(out), pytest.raises(SystemExit):
         parse_args(["daemon", "--help"])
     assert "--metrics-listen" in out.getvalue() and "extra" not in out.getvalue()
+
+
+def test_every_exit_code_nastui_uses_is_explained() -> None:
+    """README's "Exit codes:" paragraph names each code of `nastui.exits`, and no other."""
+    from nastui import exits
+
+    codes = {v for k, v in vars(exits).items() if k.isupper() and isinstance(v, int)}
+    paragraph = README.split("\nExit codes: ")[1].split("\n\n")[0]
+    words = re.findall(r"(?<![\w.:-])(\d{1,3}) (?!MiB|s\b|zeros)(?=[A-Za-z(])", paragraph)
+    assert codes == {int(n) for n in words}
