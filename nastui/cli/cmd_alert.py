@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import TextIO
 
 from nastui import exits
-from nastui.cli.command import action_of, json_option, open_for, write_json
+from nastui.cli.command import action_of, json_option, open_for, swap_view, write_json
 from nastui.cli.statusups import read_upses
 from nastui.config import Config
 from nastui.control import acks as ack_file
@@ -120,6 +120,7 @@ def _standing(args: argparse.Namespace) -> tuple[Session, str, tuple[Alert, ...]
     source = dataclasses.replace(Source.from_options(args), fleet=True)
     session = open_or_exit(source, os.environ)
     snapshot, hosts = run_async(_poll_with_fleet(session))
+    snapshot, _, _ = swap_view(session, snapshot)  # the swap's bay and wrong pulls, as sent
     polled = {h.name for h in hosts}
     if any(u.name not in polled for u in session.config.ups):  # the demo's fleet is simulated
         hosts += tuple(h for h in read_upses(session) if h.name not in polled)  # as `status`

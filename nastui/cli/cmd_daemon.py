@@ -75,7 +75,7 @@ def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentPars
         type=_listen,
         metavar="[ADDRESS:]PORT",
         help=f"serve Prometheus metrics on http://ADDRESS:PORT/metrics (e.g. {DEFAULT_PORT}: "
-        "127.0.0.1 only; needs the prometheus extra)",
+        "127.0.0.1 only; 0: a free port, logged)",
     )
     parser.add_argument(
         "--keep-days",

@@ -13,7 +13,7 @@ import sys
 from typing import Any, TextIO
 
 from nastui import exits
-from nastui.cli.command import glyphs_of, write_json
+from nastui.cli.command import glyphs_of, swap_view, write_json
 from nastui.cli.statusview import FullIn, render_status, status_data
 from nastui.core import perfdata
 from nastui.core.assess import overall
@@ -64,7 +64,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     snapshot = session.poll_now()
     limits = session.config.thresholds
     filling = full_in(session, snapshot, bool(args.demo))
-    snapshot, swap_lines, swap_critical = _swap_view(session, snapshot)
+    snapshot, swap_lines, swap_critical = swap_view(session, snapshot)
     snapshot, ups_lines, ups_json = _ups_view(session, snapshot)
     if args.json:
         data = status_data(snapshot, limits, filling)
@@ -91,16 +91,6 @@ def _ups_view(
     upses = read_upses(session)
     alerted = with_ups_alerts(snapshot, upses, session.alert_acks())
     return alerted, ups_lines(upses), ups_data(upses)
-
-
-def _swap_view(session: Session, snapshot: HostSnapshot) -> tuple[HostSnapshot, list[str], bool]:
-    """`nastui.swap.flow.status.swap_view`, its code loaded only when there may be a swap in
-    progress (`Session.may_keep_swap`)."""
-    if not session.may_keep_swap():
-        return snapshot, [], False
-    from nastui.swap.flow.status import swap_view
-
-    return swap_view(session, snapshot)
 
 
 def with_swap(text: str, lines: list[str], *, critical: bool) -> str:

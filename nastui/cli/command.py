@@ -48,6 +48,18 @@ def poll_once(args: argparse.Namespace) -> tuple[Session, HostSnapshot]:
     return session, session.poll_now()
 
 
+def swap_view(session: Session, snapshot: HostSnapshot) -> tuple[HostSnapshot, list[str], bool]:
+    """`snapshot` with its alerts as the swap in progress explains them (the daemon's keys),
+    the swap's lines and whether it is CRITICAL (`nastui.swap.flow.status.swap_view`), for
+    `status` and `alert list`; the swap's code loaded only when there may be a swap in progress
+    (`Session.may_keep_swap`)."""
+    if not session.may_keep_swap():
+        return snapshot, [], False
+    from nastui.swap.flow.status import swap_view as explained
+
+    return explained(session, snapshot)
+
+
 def use_color(args: argparse.Namespace, stream: TextIO) -> bool:
     """Colour the output? `--colors`, `NO_COLOR`, and whether `stream` is a terminal decide."""
     if args.colors == "none" or os.environ.get("NO_COLOR"):

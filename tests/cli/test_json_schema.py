@@ -26,6 +26,8 @@ SMART = FIXTURES / "smartctl/smartctl_exporter/SEAGATE_ST373453LC_26.json"
         ["selftest", "status"],
         ["selftest", "schedule"],
         ["smart", "explain", str(SMART)],
+        ["swap", "plan", "10"],
+        ["swap"],
     ],
     ids=lambda argv: " ".join(argv[:2]).replace(str(SMART), "FILE"),
 )
@@ -49,3 +51,12 @@ def test_bench_list(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert list(data)[:1] == ["schema"] and {"profiles", "runs"} <= set(data)
+
+
+def test_swap_in_progress(tmp_path: Path) -> None:
+    env = {"NASTUI_STATE_DIR": str(tmp_path)}
+    assert nastui("--scenario", "failing-drive", "swap", "start", "10", env=env).returncode == 0
+    done = nastui("--scenario", "failing-drive", "swap", "--json", env=env)
+    swap = json.loads(done.stdout)["swap"]
+    undocumented = [k for k in swap if f"`{k}" not in DOC]
+    assert swap["phase"] == "prepared" and not undocumented, undocumented

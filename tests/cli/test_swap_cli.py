@@ -117,6 +117,31 @@ def test_a_whole_swap_with_mistakes_on_the_way(
     assert nastui("swap")[1].startswith("no swap in progress")
 
 
+def test_alert_list_names_a_swap_as_status_and_the_daemon_do(state: Path) -> None:
+    """`nastui alert list` shows the alerts "as the daemon sends them": the swap's own bay out
+    is the WARNING swap:bay-open, a wrong pull swap:wrong-pull, never bay:N:missing (it was:
+    a key `alert ack` then looked for in vain)."""
+
+    def keys() -> dict[str, str]:
+        alerts = json.loads(nastui("alert", "list", "--json")[1])["alerts"]
+        return {a["key"].removeprefix("nano/"): a["health"] for a in alerts if a["host"] == "nano"}
+
+    nastui("swap", "start", "10")
+    nastui("swap", "sim", "pull", "11")
+    assert keys().get("swap:wrong-pull:11") == "CRITICAL" and "bay:11:missing" not in keys()
+    nastui("swap", "sim", "insert", "11", "--variant", "old")
+    nastui("swap", "sim", "pull", "10")
+    assert keys().get("swap:bay-open:10") == "WARNING" and "bay:10:missing" not in keys()
+    code, text = nastui("alert", "list")
+    assert code == exits.OK and "WARN  nano/swap:bay-open:10" in text
+    # acknowledged, it is acknowledged everywhere, as the daemon takes it
+    assert nastui("alert", "ack", "swap:bay-open:10")[0] == exits.OK
+    lines = nastui("alert", "list")[1].splitlines()
+    assert lines[lines.index("WARN  nano/swap:bay-open:10") + 1].endswith("(acknowledged)")
+    status = json.loads(nastui("status", "--json")[1])["alerts"]
+    assert [a["acknowledged"] for a in status if a["key"] == "swap:bay-open:10"] == [True]
+
+
 def test_the_in_place_way_on_the_mixed_box(state: Path) -> None:
     code, text = nastui("swap", "plan", "1", scenario="mixed")
     assert code == exits.OK

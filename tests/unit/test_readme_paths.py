@@ -24,3 +24,14 @@ def test_every_relative_link_and_named_repo_file_exists() -> None:
         p for p in {*links, *named} if "://" not in p and not (REPO / p.split("#")[0]).exists()
     ]
     assert not missing, missing
+
+
+def test_every_named_repo_directory_and_test_module_exists() -> None:
+    """`tests/lab/`, `tests/fixtures/heldout/`, and the test modules named alone
+    (`test_zfs.py` in the lab's table, `test_clean_install.py` beside its directory's other)."""
+    folders = re.findall(r"`((?:contrib|docs|tests|nastui|systemd|screenshots)/[\w./-]*/)`", README)
+    modules = set(re.findall(r"`(test_\w+\.py)`", README))
+    found = {p.name for p in (REPO / "tests").rglob("test_*.py")}
+    assert folders and modules
+    missing = [f for f in folders if not (REPO / f).is_dir()] + sorted(modules - found)
+    assert not missing, missing

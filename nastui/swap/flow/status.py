@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from nastui.core.ack import apply_alert_acks
 from nastui.model import Alert, HostSnapshot
 from nastui.session import Session
 from nastui.swap.io.store import SwapStore
@@ -78,7 +79,9 @@ def swap_view(session: Session, snapshot: HostSnapshot) -> tuple[HostSnapshot, l
     else:
         lines.append(f"swap in progress: {moved.old.label}, {moved.phase.value} (`nastui swap`)")
     explained = with_swap_alerts(snapshot.alerts, moved, snapshot)
-    if explained != list(snapshot.alerts):
+    if explained != list(snapshot.alerts):  # the swap's own alerts acknowledged as the daemon's
+        acks = (*session.legacy_acks, *session.alert_acks())
+        explained = list(apply_alert_acks(explained, acks, snapshot.taken_at))
         ranked = tuple(sorted(explained, key=lambda a: -a.health.rank))
         snapshot = dataclasses.replace(snapshot, alerts=ranked)
     return snapshot, lines, bool(moved.wrong_pulls or moved.failures)
