@@ -7,13 +7,12 @@ shows is exactly what `swap start` and `swap replace` run.
 from __future__ import annotations
 
 import dataclasses
-import shlex
 import time
 from typing import Any
 
 from nastui.core import units
-from nastui.swap.logic.argv import argv_for
-from nastui.swap.logic.names import Op, Stage
+from nastui.swap.logic.argv import argv_for, command_line
+from nastui.swap.logic.names import Stage
 from nastui.swap.logic.plan import SwapPlan
 from nastui.swap.logic.redundancy import Redundancy
 from nastui.swap.logic.state import Swap, SwapPhase
@@ -32,11 +31,6 @@ _NEXT = {
     SwapPhase.DONE: "done",
     SwapPhase.ABORTED: "aborted",
 }
-
-
-def command_line(op: Op) -> str:
-    """The operation as a shell line."""
-    return shlex.join(argv_for(op))
 
 
 def redundancy_text(red: Redundancy) -> str:

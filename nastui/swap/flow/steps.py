@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import shlex
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -17,7 +16,7 @@ from enum import StrEnum
 
 from nastui.swap.flow.box import Box, execute, follow, new_swap, replace_ops, switch_led
 from nastui.swap.io.store import SwapBusy, SwapLock
-from nastui.swap.logic.argv import Ran, argv_for
+from nastui.swap.logic.argv import Ran, command_line
 from nastui.swap.logic.names import Op
 from nastui.swap.logic.state import Swap, SwapPhase
 from nastui.swap.logic.undo import needless, prepare_ops, undo_for, undo_ops, undo_prepared
@@ -336,7 +335,7 @@ def _left_out(box: Box, swap: Swap, undone: tuple[Op, ...]) -> str | None:
     back = undo_for(prepare_ops(swap))
     if not back:
         return None
-    lines = "`, then `".join(shlex.join(argv_for(op)) for op in back)
+    lines = "`, then `".join(command_line(op) for op in back)
     return (
         f"{swap.old.label} is out: its member stays out of service; with that drive back in, "
         f"`{lines}` puts it back (or start a swap again with a new drive)"

@@ -8,9 +8,15 @@ them as hands (`nastui.sim.swap`).
 
 from __future__ import annotations
 
+import shlex
 from dataclasses import dataclass
 
 from nastui.swap.logic.names import NEW, Op, OpKind, kernel_name
+
+
+def command_line(op: Op) -> str:
+    """The operation as a shell line (quoted: a name with a space stays one word)."""
+    return shlex.join(argv_for(op))
 
 
 def argv_for(op: Op) -> tuple[str, ...]:
