@@ -56,7 +56,7 @@ $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	@$(BIN)/python -m pip --version >/dev/null 2>&1 || $(BIN)/python -m ensurepip --upgrade >/dev/null
 	$(BIN)/python -m pip install --quiet --upgrade 'pip>=25.1'
-	$(BIN)/python -m pip install --quiet -e '.[snmp,apprise,prometheus]' --group dev
+	$(BIN)/python -m pip install --quiet -e '.[snmp,apprise]' --group dev
 	@touch $(STAMP)
 
 # The NAS lab (tests/lab, README "Lab"): nastui against a real kernel with OpenZFS, md,
@@ -156,7 +156,7 @@ CAPPED_EXTRAS   := snmp:3.14
 # $(call find_python,3.12): the interpreter's path, or nothing.
 find_python = $(or $(lastword $(shell ls -d $(PYENV_ROOT)/versions/$(1).*/bin/python$(1) 2>/dev/null | sort -V)),$(shell command -v python$(1) 2>/dev/null))
 # $(call extras_for,3.14): the extras that install on that Python (the rest are said, not tried).
-extras_for = $(shell v=$(1); out=apprise,prometheus; for c in $(CAPPED_EXTRAS); do \
+extras_for = $(shell v=$(1); out=apprise; for c in $(CAPPED_EXTRAS); do \
   e=$${c%%:*}; cap=$${c#*:}; \
   if [ "$$(printf '%s\n%s\n' $$cap $$v | sort -V | head -1)" = "$$cap" ]; then :; else out=$$out,$$e; fi; done; echo $$out)
 

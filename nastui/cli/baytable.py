@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from nastui.core.baystate import BayState, bay_state
+from nastui.core.baystate import LOCATE_KEY, LOCATE_MARK, BayState, bay_state
 from nastui.core.glyphs import Glyphs
 from nastui.core.summary import temp_label
 from nastui.model import BaySlot, Drive, Face, HostSnapshot, Side, Thresholds
@@ -106,11 +106,16 @@ def render_bays(
     *,
     color: bool = False,
 ) -> str:
-    """The whole chassis as text: a titled table per face, then drives in no bay."""
+    """The whole chassis as text: a titled table per face (a bay whose locate LED is lit
+    marked `LOCATE_MARK` after its text), the key to its marks, then drives in no bay."""
     chassis = snapshot.chassis
     if chassis is None:
         return ""
-    cells = {s.bay: cell_text(view, snapshot, s, limits) for s in snapshot.slots}
+    lit = {s.bay for s in snapshot.slots if s.locate_lit}
+    cells = {
+        s.bay: cell_text(view, snapshot, s, limits) + (LOCATE_MARK if s.bay in lit else "")
+        for s in snapshot.slots
+    }
     states = {
         s.bay: bay_state(s, snapshot.drive(s.drive) if s.drive else None) for s in snapshot.slots
     }
@@ -123,8 +128,11 @@ def render_bays(
         if len(chassis.faces) > 1 or face.side is not Side.FRONT:
             out.append(f"{_SIDE_TITLES[face.side]}:")
         out += face_lines(face, cells, paint)
-    if view == "health":
-        out.append(legend(states.values()))
+    keys = [legend(states.values())] if view == "health" else []
+    if lit:
+        keys.append(LOCATE_KEY)
+    if keys:
+        out.append("  ".join(keys))
     out += unplaced_lines(snapshot, view, limits)
     return ("\n".join(out) + "\n").replace("°", glyphs.degree or "")
 

@@ -42,9 +42,9 @@ from nastui.cli.benchview import (
 )
 from nastui.cli.command import glyphs_of, poll_once, use_color, write_json
 from nastui.collectors.fio_host import LocalBenchHost
-from nastui.collectors.fio_target import TargetError, inspect_target
-from nastui.core.drivename import find_drive
-from nastui.model import BenchRun, BenchSettings, BenchTarget, RunState, TargetKind
+from nastui.collectors.fio_target import TargetError, check_directory, inspect_target
+from nastui.core.drivename import DRIVE_NAMES, find_drive
+from nastui.model import BenchRun, BenchSettings, BenchTarget, Drive, RunState, TargetKind
 from nastui.model.errors import ParseError
 from nastui.safeio import read_text_bounded
 
@@ -224,20 +224,35 @@ def _confirm(args: argparse.Namespace, settings: BenchSettings, target: BenchTar
 
 
 def _demo_target(args: argparse.Namespace) -> BenchTarget:
-    """The demo's target: a directory on the demo drive named (bay, serial or device: its
-    class and rpm decide the figures), else the directory named (on the demo's 7200 rpm disk)."""
+    """The demo's target: a directory on the demo drive named (`DRIVE_NAMES`: its class and
+    rpm decide the figures), else the directory named (on the demo's 7200 rpm disk).
+
+    Raises:
+        TargetError: one line: neither a demo drive nor a directory, and what is accepted.
+    """
     name = args.target
-    if name is None or name.startswith(("/", ".")):
-        return demo_target(name)
+    if name is None:
+        return demo_target()
+    if name.startswith("/dev/") or not name.startswith(("/", ".")):
+        drive = _demo_drive(args, name)
+        if drive is not None:
+            return directory_on(demo_target(), drive.identity, drive.dev)
+    try:
+        check_directory(name)
+    except TargetError as exc:
+        takes = f"the demo takes a directory or a demo drive: {DRIVE_NAMES}"
+        raise TargetError(f"{exc} ({takes})") from None
+    return demo_target(name)
+
+
+def _demo_drive(args: argparse.Namespace, name: str) -> Drive | None:
+    """The demo drive `name` names, if any."""
     try:
         _, snapshot = poll_once(args)
     except exits.CommandExit as exc:  # the demo's own target still serves: say why, go on
         print(exc.message, file=sys.stderr)
-        return demo_target(name)
-    drive = find_drive(snapshot, name)[0]
-    if drive is None:
-        return demo_target(name)
-    return directory_on(demo_target(), drive.identity, drive.dev)
+        return None
+    return find_drive(snapshot, name)[0]
 
 
 def _target(args: argparse.Namespace) -> tuple[ModelHost | LocalBenchHost, BenchTarget]:

@@ -24,14 +24,14 @@ from typing import TextIO
 from nastui import exits
 from nastui.cli.command import poll_once
 from nastui.control.locate_ladder import METHODS, LadderLocator
-from nastui.core.drivename import find_drive
+from nastui.core.drivename import DRIVE_NAMES, find_drive
 from nastui.core.statefiles import BLINK
 from nastui.model import LocateResult
 
 
 def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentParser) -> None:
     """The target, --off, --method and --seconds."""
-    parser.add_argument("target", help="bay number, serial number or device name (sdc)")
+    parser.add_argument("target", help=DRIVE_NAMES)
     parser.add_argument("--off", action="store_true", help="switch the LED off")
     parser.add_argument("--method", choices=METHODS, help="use this method only")
     parser.add_argument(

@@ -22,7 +22,7 @@ from typing import TextIO
 from nastui import exits
 from nastui.cli.command import action_of, json_option, poll_once, write_json
 from nastui.control.statefile import StateError
-from nastui.core.drivename import find_drive
+from nastui.core.drivename import DRIVE_NAMES, find_drive
 from nastui.model import HostSnapshot
 from nastui.selftest.flow.cycle import follow, schedule, start
 from nastui.selftest.io.tester import load_book, save_book
@@ -43,7 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentPars
     json_option(parser)
     sub = parser.add_subparsers(dest="selftest_action", metavar="ACTION", help="default: status")
     begin = sub.add_parser("start", parents=[common], help="start a self-test on a drive")
-    begin.add_argument("drive", help="bay number, serial, device name or /dev path")
+    begin.add_argument("drive", help=DRIVE_NAMES)
     begin.add_argument("--long", action="store_true", help="a long (extended) test")
     status = sub.add_parser("status", parents=[common], help="progress and last result")
     json_option(status, action=True)

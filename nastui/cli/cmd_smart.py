@@ -28,7 +28,7 @@ from nastui.control import acks
 from nastui.control.statefile import StateError
 from nastui.core import units
 from nastui.core.ack import ackable
-from nastui.core.drivename import find_drive
+from nastui.core.drivename import DRIVE_NAMES, find_drive
 from nastui.core.health import drive_verdict
 from nastui.model import Drive, PowerState, Thresholds
 from nastui.model.errors import ParseError
@@ -46,7 +46,7 @@ def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentPars
     ack = actions.add_parser(
         "ack", parents=[common], help="acknowledge a drive's findings at their current values"
     )
-    ack.add_argument("drive", help="bay number, serial or device name")
+    ack.add_argument("drive", help=DRIVE_NAMES)
     ack.add_argument("keys", nargs="*", help='findings to acknowledge ("attr:197"); default all')
     ack.add_argument("--note", default="", help="a note kept with the acknowledgement")
     ack.add_argument("--clear", action="store_true", help="forget the acknowledgements instead")

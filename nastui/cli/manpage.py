@@ -22,13 +22,42 @@ EXIT_STATUS = (
     ("78", "configuration error"),
     ("130", "interrupted"),
 )
-ENVIRONMENT = (
+ENVIRONMENT = (  # every variable nastui reads (tests/unit/test_environment_documented.py)
     ("NASTUI_CONFIG", "the configuration file"),
     ("NASTUI_ROOT", "as --root"),
+    (
+        "NASTUI_ROOT_TOOLS",
+        "path: the programs on PATH are made for the --root tree (fakes, a host root mounted "
+        "elsewhere) and run against it; unset, under a tree that is not a capture bundle "
+        "they are not run",
+    ),
     ("NASTUI_STATE_DIR", "the daemon's state (history, latest.json, acknowledgements)"),
     ("NASTUI_BENCH_DIR", "saved benchmark runs"),
+    ("NASTUI_DEBUG", "set: an internal error shows its traceback (as --debug)"),
+    (
+        "XDG_STATE_HOME",
+        "the state directory of a user other than root: $XDG_STATE_HOME/nastui (default "
+        "~/.local/state/nastui); the demo's: $XDG_STATE_HOME/nastui/demo/SCENARIO",
+    ),
+    ("XDG_CONFIG_HOME", "the user's configuration: $XDG_CONFIG_HOME/nastui/config.toml"),
+    ("HOME", "the default of XDG_STATE_HOME and XDG_CONFIG_HOME"),
     ("NO_COLOR", "no colours"),
+    ("TERM", "dumb: no colours; linux, vt100, dumb and the like: ASCII glyphs (as --ascii)"),
+    ("LC_ALL, LC_CTYPE, LANG", "a locale that is not UTF-8: ASCII glyphs (as --ascii)"),
+    ("COLUMNS", "the width of --help"),
+    ("PATH, TZ, TMPDIR", "passed to the programs nastui runs (PATH: a default when unset)"),
+    ("MIBS", "net-snmp's MIBs: empty unless set (nastui uses numeric OIDs)"),
+    (
+        "TEXTUAL_ANIMATIONS, TEXTUAL_FPS",
+        "Textual's: the interface sets none and 20 unless set",
+    ),
     ("JOURNAL_STREAM", "set by systemd: log lines carry journald priorities"),
+    ("NOTIFY_SOCKET, WATCHDOG_USEC, WATCHDOG_PID", "set by systemd: fand's sd_notify watchdog"),
+    ("_NASTUI_COMPLETE", "set by the shell completion scripts (nastui completion)"),
+    (
+        "password_env, url_env, *_password_env",
+        "the variables the configuration names hold the secrets (SMTP, apprise, SNMPv3)",
+    ),
 )
 FILES = (
     ("/etc/nastui/config.toml", "the configuration (then ~/.config/nastui/config.toml)"),

@@ -304,6 +304,27 @@ def check_name(path: str) -> None:
             )
 
 
+def unusable(path: str, exc: OSError) -> TargetError:
+    """A target that cannot be opened (it does not exist, say), in one line naming it."""
+    return TargetError(f"{path}: {exc.strerror or exc}")
+
+
+def check_directory(path: str) -> None:
+    """Refuse a directory target that is not one (the demo's, which writes nowhere else), in
+    the words the real check uses: a name it would refuse, one that does not exist.
+
+    Raises:
+        TargetError: one line naming the target.
+    """
+    check_name(path)
+    try:
+        mode = Path(path).stat().st_mode
+    except OSError as exc:
+        raise unusable(path, exc) from exc
+    if not stat.S_ISDIR(mode):
+        raise TargetError(f"{path}: not a directory")
+
+
 @dataclass(frozen=True, slots=True)
 class _Opened:
     """The target opened once: its descriptor (None when the open was refused: a device
@@ -324,9 +345,9 @@ def _opened(path: str) -> Iterator[_Opened]:
         try:
             st = Path(path).stat()
         except OSError:
-            raise TargetError(f"{path}: {exc.strerror}") from exc
+            raise unusable(path, exc) from exc
         if not stat.S_ISBLK(st.st_mode):
-            raise TargetError(f"{path}: {exc.strerror}") from exc
+            raise unusable(path, exc) from exc
         yield _Opened(None, st, exc.strerror or str(exc))
         return
     try:

@@ -110,8 +110,9 @@ FAN_KEYS = (
     "start_duty",
 )
 
-# [alerts], [alerts.email], [[alerts.apprise]] ("url" and "password" are known, to be refused
-# with the reason: a secret does not belong in the file).
+# [alerts], [alerts.email], [[alerts.apprise]] ("url" and "password", `REFUSED_KEYS`, are
+# refused with the reason: a secret does not belong in the file; an unknown key's message never
+# offers them).
 ALERT_KEYS = ("repeat_interval", "exec", "webhook", "email", "apprise")
 APPRISE_KEYS = ("name", "url_file", "url_env")
 EMAIL_KEYS = (

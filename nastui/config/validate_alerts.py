@@ -13,7 +13,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from nastui.config.alerting import AppriseConfig, EmailConfig, Security
-from nastui.config.keys import ALERT_KEYS, APPRISE_KEYS, EMAIL_KEYS
+from nastui.config.keys import ALERT_KEYS, APPRISE_KEYS, EMAIL_KEYS, REFUSED_KEYS
 from nastui.config.schema import AlertsConfig
 from nastui.config.validate_base import Section, check_unique
 from nastui.config.validate_values import YEAR_S
@@ -60,7 +60,7 @@ def _apprise(sec: Section, base: Path) -> tuple[AppriseConfig, ...]:
                 f"{target.name('url')} is not allowed: an apprise URL holds the service's token; "
                 "name a file holding it with url_file, or a variable with url_env",
             )
-        target.check_keys((*APPRISE_KEYS, "url"))
+        target.check_keys(APPRISE_KEYS, REFUSED_KEYS["alerts.apprise"])
         name = target.text("name", required=True)
         url_file = _path(target, "url_file", base)
         url_env = target.text("url_env")
@@ -95,7 +95,7 @@ def _email(sec: Section, base: Path) -> EmailConfig | None:
             f"{sec.name('password')} is not allowed: never store secrets in the config; name a "
             "file holding the password with password_file, or a variable with password_env",
         )
-    sec.check_keys((*EMAIL_KEYS, "password"))
+    sec.check_keys(EMAIL_KEYS, REFUSED_KEYS["alerts.email"])
     to = _addresses(sec, "to", single=False)
     sender = _addresses(sec, "from", single=True)
     host = sec.text("host", required=True)

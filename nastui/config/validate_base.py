@@ -106,10 +106,12 @@ class Section:
         """Record a problem at one of its keys (None: at the table itself)."""
         self.ctx.report(self.path if key is None else (*self.path, key), message)
 
-    def check_keys(self, known: Collection[str]) -> None:
-        """Report every key that is not in `known`, suggesting the nearest known one."""
+    def check_keys(self, known: Collection[str], refused: Collection[str] = ()) -> None:
+        """Report every key that is not in `known`, suggesting the nearest known one. A key in
+        `refused` (`keys.REFUSED_KEYS`: the caller says why) is neither reported here nor
+        offered: the message names only keys that are accepted."""
         for key in self.table:
-            if key in known:
+            if key in known or key in refused:
                 continue
             close = suggest(key, known)
             if close:

@@ -40,6 +40,10 @@ class BayState(Enum):
         return self.value[2]
 
 
+LOCATE_MARK = "*"  # after a bay whose locate LED is lit (`BaySlot.locate_lit`), in every view
+LOCATE_KEY = f"{LOCATE_MARK}=locate LED lit"
+
+
 _FROM_HEALTH = {
     Health.OK: BayState.OK,
     Health.WARNING: BayState.WARNING,

@@ -11,6 +11,8 @@ from __future__ import annotations
 from nastui.model import Drive, HostSnapshot
 
 _PREFIXES = ("/dev/", "disk/by-id/", "disk/by-vdev/")
+# What `find_drive` accepts, in the words of every command's help that takes a drive.
+DRIVE_NAMES = "bay number, serial, device name (sda), /dev path, or by-id or by-vdev name"
 
 
 def find_drive(snapshot: HostSnapshot, target: str) -> tuple[Drive | None, int | None]:

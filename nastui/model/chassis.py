@@ -240,3 +240,8 @@ class BaySlot:
     expected: bool = False
     led: LedState = LedState.UNKNOWN
     wanted: str | None = None
+
+    @property
+    def locate_lit(self) -> bool:
+        """Whether its locate LED is lit (steadily, or the activity blink standing in for one)."""
+        return self.led in (LedState.LOCATE, LedState.BLINK)

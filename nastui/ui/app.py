@@ -24,7 +24,7 @@ from textual.scrollbar import ScrollBar, ScrollBarRender
 from textual.worker import Worker, WorkerState
 
 from nastui.core.glyphs import Glyphs, glyphs_for
-from nastui.model import FleetHost, HostSnapshot, LedState, Thresholds
+from nastui.model import FleetHost, HostSnapshot, Thresholds
 from nastui.safeio import package_text
 from nastui.session import Session, attach_history
 from nastui.ui.asciiwire import ascii_driver
@@ -390,7 +390,7 @@ class NastuiApp(App[int]):
         """Switch a bay's locate LED through the control layer and say what happened."""
         snapshot = self.snapshot
         slot = snapshot.slot(bay) if snapshot else None
-        on = not (slot is not None and slot.led in (LedState.LOCATE, LedState.BLINK))
+        on = not (slot is not None and slot.locate_lit)
         result = await self.session.locator.locate(bay, on)
         self.notify(result.message, severity="information" if result.ok else "warning")
         self.poll_now()

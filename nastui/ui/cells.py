@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from nastui.core import units
-from nastui.core.baystate import BayState, bay_state, health_word
+from nastui.core.baystate import LOCATE_MARK, BayState, bay_state, health_word
 from nastui.core.summary import temp_label
-from nastui.model import BaySlot, Drive, HostSnapshot, LedState, Thresholds
+from nastui.model import BaySlot, Drive, HostSnapshot, Thresholds
 
 
 class View(StrEnum):
@@ -82,7 +82,7 @@ class Cell:
         A value still too long keeps its tail, the part that tells drives apart, behind a `~`
         ("~PB95FOVP").
         """
-        led = ("*" if self.locate else "") + ("R" if self.rebuilding else "")
+        led = (LOCATE_MARK if self.locate else "") + ("R" if self.rebuilding else "")
         if height == 1:
             value = self.value
             if len(value) + 1 + len(led) > width and value.startswith("sd"):
@@ -159,7 +159,7 @@ def make_cell(
     """Build the cell of one bay holding `drive` (None when empty); `rebuilding` is
     `rebuilding_drives(snapshot)`, when the caller builds many cells of one snapshot."""
     state = bay_state(slot, drive)
-    locate = slot.led in (LedState.LOCATE, LedState.BLINK)
+    locate = slot.locate_lit
     if drive is None:
         value = "MISSING" if state is BayState.MISSING else "-"
         return Cell(slot.bay, state, value, "", state.name, locate)
@@ -199,7 +199,7 @@ def selected_summary(
     ident = drive.identity
     temp = temp_label(drive, snapshot.taken_at, limits, degree=degree + "C")
     found = snapshot.pool_of(drive.key)
-    led = " LOCATE" if slot.led in (LedState.LOCATE, LedState.BLINK) else ""
+    led = " LOCATE" if slot.locate_lit else ""
     parts = {
         "head": f"bay {slot.bay}: {drive.dev} {temp} {health_word(drive)}{led}",
         "power": drive.power.value,

@@ -148,6 +148,36 @@ def test_usage_errors_exit_64(nastui_cmd: list[str], tmp_path: Path) -> None:
     bench(nastui_cmd, tmp_path, "run", "nosuchprofile", check=64)
 
 
+def test_a_mistyped_demo_target_is_a_usage_error_as_on_the_machine(
+    nastui_cmd: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The README audit: a demo target that is neither a directory nor a demo drive ran, was
+    refused by the guard (77) after a run header, and a mistyped drive name was taken for a
+    directory. As on the real machine: 64, one line naming it and what the demo takes, in the
+    real check's words, nothing printed on stdout and nothing saved."""
+    monkeypatch.setenv("NASTUI_STATE_DIR", str(tmp_path / "state"))
+    runs = tmp_path / "runs"
+    regular = tmp_path / "file"
+    regular.write_text("")
+    for target, why in (
+        ("/no/such/dir", "No such file or directory"),
+        ("sdzz", "No such file or directory"),
+        ("/dev/sdzz", "No such file or directory"),
+        (str(regular), "not a directory"),
+    ):
+        done = bench(nastui_cmd, runs, "run", "sweep", target, "--demo", check=64)
+        assert done.stdout == "", target
+        [line] = done.stderr.splitlines()
+        assert line.startswith(f"nastui: {target}: {why} (the demo takes a directory or a demo")
+        assert "serial" in line and "by-id" in line
+        real = bench(nastui_cmd, runs, "run", "sweep", target, check=64).stderr
+        assert real.startswith(f"nastui: {target}") and len(real.splitlines()) == 1
+    assert not runs.exists()
+    drive = bench(nastui_cmd, runs, "run", "sweep", "/dev/sdc", "--demo", "--no-save",
+                  "--runtime", "1", "--iodepth", "1", "--quiet")  # fmt: skip
+    assert "target /tmp (directory)" in drive.stdout and "-sdc-sweep" in drive.stdout
+
+
 @pytest.mark.integration
 def test_real_fio_run_on_a_temp_directory(nastui_cmd: list[str], tmp_path: Path) -> None:
     require_tool("fio", "fio")

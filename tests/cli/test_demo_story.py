@@ -47,6 +47,22 @@ def test_locate_lights_the_bay_for_later_commands_until_switched_off(tmp_path: P
     assert bay(env, 10)["led"] == "off"
 
 
+def test_the_text_bays_table_marks_the_lit_bay_as_the_interface_does(tmp_path: Path) -> None:
+    """The README audit: the interface shows `*` on a bay whose locate LED is lit, the text
+    table showed nothing. ASCII, in every view, with its key; nothing once it is out."""
+    env = env_for(tmp_path)
+    dev = bay(env, 10)["drive"]["dev"]
+    assert nastui("locate", "10", "--demo", env=env).returncode == 0
+    for view in ("dev", "health", "temp"):
+        table = nastui("bays", "--demo", "--ascii", "--view", view, env=env).stdout
+        assert table.isascii() and table.count("*") == 2, table  # the bay and the key
+        assert table.splitlines()[-1].endswith("*=locate LED lit")
+    shown = nastui("bays", "--demo", env=env).stdout
+    assert f" {dev}* |" in shown and f" {dev} " not in shown
+    assert nastui("locate", "10", "--off", "--demo", env=env).returncode == 0
+    assert "*" not in nastui("bays", "--demo", env=env).stdout
+
+
 def test_a_scrub_started_by_one_command_is_paused_and_stopped_by_the_next(tmp_path: Path) -> None:
     env, scenario = env_for(tmp_path), ("--scenario", "mixed")
     idle = nastui("scrub", "pause", "tank", *scenario, env=env)

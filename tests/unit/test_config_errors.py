@@ -433,6 +433,21 @@ CASES = {
         "config.toml:6: alerts.email.password is not allowed: never store secrets in the config; "
         "name a file holding the password with password_file, or a variable with password_env",
     ),
+    # The README audit: the unknown-key list offered `password`, which is then refused.
+    "unknown email key offers only accepted keys": (
+        MAIL + 'zzz = "x"\n',
+        "config.toml:5: unknown key alerts.email.zzz (expected one of: to, from, host, port, "
+        "security, username, password_file, password_env)",
+    ),
+    "a misspelt password is not told to be password": (
+        MAIL + 'passwrd = "x"\n',
+        "config.toml:5: unknown key alerts.email.passwrd (did you mean password_env?)",
+    ),
+    "unknown apprise key offers only accepted keys": (
+        '[[alerts.apprise]]\nname = "n"\nurl_env = "U"\nzzz = 1\n',
+        "config.toml:4: unknown key alerts.apprise[1].zzz (expected one of: name, url_file, "
+        "url_env)",
+    ),
     "username without password": (
         MAIL + 'username = "n"\n',
         "config.toml:5: alerts.email.username needs a password: set password_file or password_env",
@@ -561,3 +576,10 @@ def test_error_carries_the_dotted_key() -> None:
 def test_syntax_error_has_no_key() -> None:
     err = error("[chassis\n")
     assert (err.key, err.line) == ("", 1)
+
+
+def test_no_table_takes_a_key_it_refuses() -> None:
+    from nastui.config.keys import REFUSED_KEYS, TABLES
+
+    for table, refused in REFUSED_KEYS.items():
+        assert not set(refused) & set(TABLES[table]), table

@@ -40,3 +40,33 @@ def test_there_is_one_resolver() -> None:
         if defined.search(path.read_text(encoding="utf-8"))
     ]
     assert found == ["nastui/core/drivename.py"]
+
+
+def _positional_help(words: tuple[str, ...], dest: str) -> str:
+    """The help of the positional `dest` of the subcommand `words` (`smart ack`)."""
+    import argparse
+
+    from nastui.cli.clitree import full_parser
+
+    parser: argparse.ArgumentParser = full_parser()
+    for word in words:
+        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        parser = sub._name_parser_map[word]
+    action = next(a for a in parser._actions if a.dest == dest and not a.option_strings)
+    return str(action.help)
+
+
+def test_every_command_that_takes_a_drive_says_every_name_it_accepts() -> None:
+    """The README audit: `smart ack` offered a bay, serial or device name, `selftest start`
+    no by-id name; `find_drive` takes them all, so their help says so, from one constant.
+    (`swap plan|start` take `DRIVE_NAMES` too: nastui/cli/cmd_swap.py, another branch.)"""
+    from nastui.core.drivename import DRIVE_NAMES
+
+    for form in ("bay", "serial", "device name", "/dev path", "by-id", "by-vdev"):
+        assert form in DRIVE_NAMES
+    for words, dest in (
+        (("smart", "ack"), "drive"),
+        (("selftest", "start"), "drive"),
+        (("locate",), "target"),
+    ):
+        assert _positional_help(words, dest) == DRIVE_NAMES, words

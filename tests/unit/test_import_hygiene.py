@@ -8,8 +8,10 @@ looking at `sys.modules`, and by running headless commands and checking the same
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -78,3 +80,30 @@ def test_import_linter_contracts_hold() -> None:
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "broken" not in result.stdout.lower().replace("0 broken", "")
+
+
+def _canonical(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def test_every_optional_extra_is_imported_by_nastui() -> None:
+    """An extra nothing imports is vestigial (the README audit: `prometheus` was kept for
+    `--metrics-listen`, which serves with the standard library): each extra's packages give
+    a module some code of nastui imports."""
+    from importlib.metadata import packages_distributions
+
+    extras = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    imported = {
+        name
+        for path in (REPO / "nastui").rglob("*.py")
+        for name in re.findall(r"(?m)^\s*(?:from|import)\s+(\w+)", path.read_text())
+    }
+    modules: dict[str, set[str]] = {}
+    for module, dists in packages_distributions().items():
+        for dist in dists:
+            modules.setdefault(_canonical(dist), set()).add(module)
+    for extra, requirements in extras["optional-dependencies"].items():
+        for requirement in requirements:
+            dist = _canonical(re.match(r"[\w.-]+", requirement)[0])  # type: ignore[index]
+            named = modules.get(dist) or {dist.replace("-", "_"), dist.split("-")[0]}
+            assert named & imported, f"extra {extra}: nastui imports nothing of {requirement}"

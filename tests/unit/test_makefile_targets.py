@@ -33,8 +33,8 @@ def evaluate(expression: str) -> str:
 
 
 def test_extras_capped_below_a_python_are_left_out_there() -> None:
-    assert evaluate("$(call extras_for,3.13)") == "apprise,prometheus,snmp"
-    assert evaluate("$(call extras_for,3.14)") == "apprise,prometheus"  # pynetsnmp-2: < 3.14
+    assert evaluate("$(call extras_for,3.13)") == "apprise,snmp"
+    assert evaluate("$(call extras_for,3.14)") == "apprise"  # pynetsnmp-2: < 3.14
 
 
 @pytest.mark.parametrize("version", ["3.12", "3.13"])
