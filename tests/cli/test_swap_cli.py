@@ -10,8 +10,10 @@ earlier nastui (lit until done) still gets it put out."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -21,11 +23,13 @@ from nastui import exits
 from nastui.cli.args import parse_args
 from nastui.cli.main import run_headless
 from nastui.model import LocateResult
+from nastui.session import Source, open_session
 from nastui.sim.backend import SimBackend
 from nastui.sim.clock import FakeClock
 from nastui.sim.hands import Hand, Hands
 from nastui.sim.locate import SimLocator
 from nastui.sim.swap import SimSwap, new_serial
+from nastui.swap.flow.status import alerts_with_swap
 from nastui.swap.logic.argv import Ran
 from nastui.swap.logic.codec import FORMAT_VERSION
 from nastui.swap.logic.names import Op
@@ -480,3 +484,19 @@ def test_a_new_drive_has_its_own_attribute_table() -> None:
     box.hands = Hands((pull, Hand("insert", at, 10, variant="old", like=old or "")))
     back = next(d for d in box.snapshot().drives if d.key == old)
     assert {a.id: a.raw or 0 for a in back.attributes}[196] > 0
+
+
+def test_the_daemons_swap_notice_tells_the_swap_as_it_stands(state: Path) -> None:
+    """The daemon's `swap:bay-open:10` says what `nastui swap` shows now: the drive was pulled
+    (it said "(prepared)", the swap as last written), without writing the swap file."""
+    nastui("swap", "start", "10")
+    nastui("swap", "sim", "pull", "10")
+    kept = {p: p.read_bytes() for p in state.rglob("swap.json")}
+    assert kept
+    session = open_session(Source(demo=True, scenario="failing-drive"), os.environ)
+    snapshot = asyncio.run(session.poll())
+    alerts, _ = alerts_with_swap(session, snapshot, snapshot.alerts)
+    notice = next(a for a in alerts if a.key == "swap:bay-open:10")
+    assert "out for its swap (pulled)" in notice.message, notice.message
+    assert {p: p.read_bytes() for p in state.rglob("swap.json")} == kept
+    assert "swap pulled" in nastui("swap")[1]  # what `nastui swap` shows (and writes)
