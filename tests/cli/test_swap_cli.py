@@ -121,6 +121,8 @@ def test_a_whole_swap_with_mistakes_on_the_way(
     assert "swap done" in text and "still down" in text
     code, text = nastui("swap", "log")
     assert "bay 10  storage  done: HGST HUS724040ALA640" in text and good in text
+    (record,) = json.loads(nastui("swap", "log", "--json")[1])["swaps"]
+    assert record["phase"] == "done" and record["new"]["serial"] == good
     assert nastui("swap")[1].startswith("no swap in progress")
 
 
