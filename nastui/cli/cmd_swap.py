@@ -11,7 +11,7 @@
     nastui swap replace --confirm SERIAL  run the replace on the checked new drive
     nastui swap abort                     stop following (LED off; the pool is left as it is,
                                           but a start interrupted while preparing is undone)
-    nastui swap log                       finished swaps
+    nastui swap log [--json]              finished swaps, oldest first
     nastui --demo swap sim pull|insert|fail BAY [--variant V] | wait SECONDS
                                           the operator's hands on the simulator
 
@@ -37,7 +37,14 @@ from nastui.swap.flow import box as swapflow
 from nastui.swap.flow import steps
 from nastui.swap.io.store import BadStateFile, StateError
 from nastui.swap.logic.burnin import BADBLOCKS, FIO
-from nastui.swap.view import log_text, plan_data, plan_text, swap_data, swap_text
+from nastui.swap.view import (
+    log_text,
+    plan_data,
+    plan_text,
+    record_data,
+    swap_data,
+    swap_text,
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentParser) -> None:
@@ -69,7 +76,8 @@ def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentPars
     sub.add_parser(
         "abort", parents=[common], help="stop following the swap (an interrupted start: undone)"
     )
-    sub.add_parser("log", parents=[common], help="finished swaps")
+    log = sub.add_parser("log", parents=[common], help="finished swaps")
+    json_option(log, action=True)
     sim = sub.add_parser("sim", parents=[common], help="demo only: pull, insert, fail, wait")
     sim.add_argument("hand", choices=("pull", "insert", "fail", "wait"), help="what to do")
     sim.add_argument("value", type=int, help="the bay (pull/insert/fail) or seconds (wait)")
@@ -78,7 +86,7 @@ def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentPars
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     """Open the box, then do the action."""
-    action = action_of(args, "swap_action", "status", frozenset({"plan", "status"}))
+    action = action_of(args, "swap_action", "status", frozenset({"plan", "status", "log"}))
     session, snapshot = poll_once(args)
     box = swapflow.open_box(session, snapshot)
     try:
@@ -169,7 +177,11 @@ async def _abort(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> in
 
 
 async def _log(box: swapflow.Box, args: argparse.Namespace, out: TextIO) -> int:
-    out.write(log_text(box.store.log()))
+    records = box.store.log()
+    if args.json:
+        write_json({"swaps": [record_data(r) for r in records]}, out)
+    else:
+        out.write(log_text(records))
     return exits.OK
 
 

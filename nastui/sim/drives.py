@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from typing import NamedTuple
 
 from nastui.model import (
     Drive,
@@ -40,23 +41,39 @@ def hours_at(drive: DrivePlan, t: float) -> int:
     return drive.hours + max(0, math.floor((t - ORIGIN) / 3600))
 
 
-def _raw(attr: SmartAttribute, drive: DrivePlan, reading: Reading, defects: Defects) -> int | None:
+class Mine(NamedTuple):
+    """What belongs to one drive in its attribute table (the rest is its profile's).
+
+    Attributes:
+        hours: its power-on hours.
+        wear: its lifetime counters relative to the profile's drive.
+        celsius: the temperature its SMART read saw.
+        defects: the defect counters it has grown.
+    """
+
+    hours: int
+    wear: float
+    celsius: float
+    defects: Defects
+
+
+def _raw(attr: SmartAttribute, own: Mine) -> int | None:
     """This drive's raw value for `attr`, or None to keep the profile's."""
-    own = {
-        9: hours_at(drive, reading.smart_at),
-        5: defects.realloc,
-        196: defects.realloc_events,
-        197: defects.pending,
-        198: defects.offline_unc,
-        187: defects.offline_unc,
+    mine = {
+        9: own.hours,
+        5: own.defects.realloc,
+        196: own.defects.realloc_events,
+        197: own.defects.pending,
+        198: own.defects.offline_unc,
+        187: own.defects.offline_unc,
         199: 0,
     }
-    if attr.id in own:
-        return own[attr.id]
+    if attr.id in mine:
+        return mine[attr.id]
     if attr.id in TEMPERATURE_IDS:
-        return int(reading.smart_celsius)
+        return int(own.celsius)
     if attr.id in LIFETIME_IDS and attr.raw is not None:
-        return round(attr.raw * drive.wear)
+        return round(attr.raw * own.wear)
     return None
 
 
@@ -68,15 +85,21 @@ def _raw_string(attr: SmartAttribute, raw: int) -> str:
     return str(raw)
 
 
-def attributes(drive: DrivePlan, reading: Reading, defects: Defects) -> tuple[SmartAttribute, ...]:
-    """The drive's ATA attribute table as of its last SMART read."""
-    table = []
-    for attr in drive.profile.attributes:
-        raw = _raw(attr, drive, reading, defects)
-        table.append(
+def own_table(table: tuple[SmartAttribute, ...], own: Mine) -> tuple[SmartAttribute, ...]:
+    """A profile's attribute `table` with one drive's own raw values in it."""
+    out = []
+    for attr in table:
+        raw = _raw(attr, own)
+        out.append(
             attr if raw is None else replace(attr, raw=raw, raw_string=_raw_string(attr, raw))
         )
-    return tuple(table)
+    return tuple(out)
+
+
+def attributes(drive: DrivePlan, reading: Reading, defects: Defects) -> tuple[SmartAttribute, ...]:
+    """The drive's ATA attribute table as of its last SMART read."""
+    own = Mine(hours_at(drive, reading.smart_at), drive.wear, reading.smart_celsius, defects)
+    return own_table(drive.profile.attributes, own)
 
 
 def nvme_health(base: NvmeBaseline, drive: DrivePlan, when: float) -> NvmeHealth:

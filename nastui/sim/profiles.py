@@ -150,6 +150,11 @@ def profile(key: str) -> DriveProfile:
     return load_profiles()[key]
 
 
+def profile_of_model(model: str | None) -> DriveProfile | None:
+    """The drive profile of the model a drive reports, if there is one."""
+    return next((p for p in load_profiles().values() if p.model == model), None)
+
+
 _ALNUM = string.ascii_uppercase + string.digits
 
 

@@ -16,6 +16,7 @@ reallocated sectors), "small" (half the size), "smr" (a drive-managed SMR model)
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,11 +31,15 @@ from nastui.model import (
     PoolKind,
     PoolState,
     ScanKind,
+    SmartAttribute,
     Vdev,
 )
 from nastui.safeio import write_atomic
+from nastui.sim.drives import TEMPERATURE_IDS, Mine, own_table
+from nastui.sim.engine import Defects
 from nastui.sim.hands import HANDS_FILE, Hand, Hands, encode_hands
 from nastui.sim.plan import ScanPlan
+from nastui.sim.profiles import profile_of_model
 from nastui.swap.logic.argv import Ran, argv_for
 from nastui.swap.logic.burnin import BurnIn, burnin_argv
 from nastui.swap.logic.hands import Members
@@ -55,16 +60,21 @@ def new_serial(bay: int | None, variant: str, count: int) -> str:
     return f"SIMNEW{bay if bay is not None else 0}{tag}{chr(ord('A') + count % 26)}"
 
 
-def _fresh_raw(attr_id: int, raw: int | None, hours: int, variant: str) -> int | None:
-    """The raw value a freshly inserted drive shows: its hours, and defects only when used."""
-    if attr_id == 9:
-        return hours
-    if attr_id in (5, 197, 198):
-        return 8 if attr_id == 5 and variant == "used" else 0
-    return raw
+def _table(template: Drive, hours: int, used: bool) -> tuple[SmartAttribute, ...]:
+    """A new drive's own attribute table: its profile's (the template's model), with its
+    hours, a new drive's lifetime counters and no defects (8 reallocated sectors when used);
+    nothing of the drive it replaces but the temperature of the bay."""
+    prof = profile_of_model(template.identity.model)
+    read = [float(a.raw) for a in template.attributes if a.id in TEMPERATURE_IDS and a.raw]
+    celsius = read[0] if read else template.temperature.celsius if template.temperature else 0.0
+    wear = hours / prof.power_on_hours if prof and prof.power_on_hours else 0.0
+    own = Mine(hours, wear, celsius, Defects(realloc=8) if used else Defects())
+    return own_table(prof.attributes if prof else template.attributes, own)
 
 
-def _new_drive(template: Drive, hand: Hand, count: int, old: Drive | None) -> Drive:
+def _new_drive(template: Drive, hand: Hand, count: int, old: Drive | None, t: float) -> Drive:
+    """The drive inserted by `hand` as of `t`: the old one back, or one modelled on
+    `template` (the drive it replaces) with its own serial and counters."""
     if hand.variant == "old" and old is not None:
         return old
     serial = new_serial(hand.bay, hand.variant, count)
@@ -75,14 +85,11 @@ def _new_drive(template: Drive, hand: Hand, count: int, old: Drive | None) -> Dr
         capacity //= 2
     if hand.variant == "smr":
         model = "WDC WD40EFAX-68JH4N0"
-    hours = 31_412 if hand.variant == "used" else 12
-    attrs = tuple(
-        dataclasses.replace(a, raw=_fresh_raw(a.id, a.raw, hours, hand.variant))
-        for a in template.attributes
-    )
+    used = hand.variant == "used"
+    hours = (31_412 if used else 12) + max(0, math.floor((t - hand.at) / 3600))
+    attrs = _table(template, hours, used)
     dev = f"sdz{chr(ord('a') + count % 26)}"  # past any scenario's own names (sddx at most)
     by_id = f"ata-{(model or 'SIM').replace(' ', '_')}_{serial}"
-    used = hand.variant == "used"
     return dataclasses.replace(
         template,
         dev=dev,
@@ -148,7 +155,7 @@ class _Box:
     replaces: list[Hand] = dataclasses.field(default_factory=list)
 
 
-def _hand(box: _Box, hand: Hand, count: int, template: Drive | None) -> None:
+def _hand(box: _Box, hand: Hand, count: int, template: Drive | None, t: float) -> None:
     slot = box.slots.get(hand.bay) if hand.bay is not None else None
     if hand.kind == "pull" and slot is not None and slot.drive in box.drives:
         key = slot.drive
@@ -158,7 +165,7 @@ def _hand(box: _Box, hand: Hand, count: int, template: Drive | None) -> None:
     elif hand.kind == "insert" and slot is not None and slot.drive is None and template:
         back = [k for k, b in box.pulled.items() if b == hand.bay]
         old = box.originals.get(back[-1]) if back else None
-        drive = _new_drive(box.originals.get(hand.like, template), hand, count, old)
+        drive = _new_drive(box.originals.get(hand.like, template), hand, count, old, t)
         box.drives[drive.key] = drive
         box.pulled.pop(drive.key, None)
         box.slots[slot.bay] = dataclasses.replace(slot, drive=drive.key, mapped_by=MappedBy.BY_PATH)
@@ -248,7 +255,7 @@ def apply_hands(snapshot: HostSnapshot, hands: Hands) -> HostSnapshot:
     box = _Box(dict(originals), {s.bay: s for s in snapshot.slots}, originals)
     template = snapshot.drives[0] if snapshot.drives else None
     for count, hand in enumerate(done):
-        _hand(box, hand, sum(1 for h in done[:count] if h.kind == "insert"), template)
+        _hand(box, hand, sum(1 for h in done[:count] if h.kind == "insert"), template, t)
     pools = []
     for original in snapshot.pools:
         pool = dataclasses.replace(original, root=_map(original.root, _leaf_fn(box, original.kind)))

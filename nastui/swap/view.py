@@ -240,7 +240,8 @@ def log_text(records: list[dict[str, Any]]) -> str:
 
 
 def record_data(record: dict[str, Any]) -> dict[str, Any]:
-    """A finished swap as `nastui drives --json` shows it under a drive."""
+    """A finished swap as `nastui swap log --json` shows it (and `nastui drives --json` under
+    a drive)."""
     old, new = record.get("old") or {}, record.get("new") or {}
     return {
         "bay": record.get("bay"),

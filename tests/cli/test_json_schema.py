@@ -28,6 +28,7 @@ SMART = FIXTURES / "smartctl/smartctl_exporter/SEAGATE_ST373453LC_26.json"
         ["smart", "explain", str(SMART)],
         ["swap", "plan", "10"],
         ["swap"],
+        ["swap", "log"],
     ],
     ids=lambda argv: " ".join(argv[:2]).replace(str(SMART), "FILE"),
 )
@@ -60,3 +61,27 @@ def test_swap_in_progress(tmp_path: Path) -> None:
     swap = json.loads(done.stdout)["swap"]
     undocumented = [k for k in swap if f"`{k}" not in DOC]
     assert swap["phase"] == "prepared" and not undocumented, undocumented
+
+
+def test_swap_log(tmp_path: Path) -> None:
+    """`swap log --json` (refused before): the finished swaps as the text lists them, each
+    record's keys documented."""
+    env = {"NASTUI_STATE_DIR": str(tmp_path)}
+
+    def run(*argv: str) -> str:
+        done = nastui("--scenario", "failing-drive", "swap", *argv, env=env)
+        assert done.returncode == 0, done.stderr
+        return done.stdout
+
+    for bay in ("10", "11"):
+        run("start", bay)
+        run("abort")
+    data = json.loads(run("log", "--json"))
+    assert list(data) == ["schema", "swaps"]
+    swaps = data["swaps"]
+    lines = run("log").splitlines()
+    assert [s["bay"] for s in swaps] == [10, 11]
+    assert [line.split("  ")[1] for line in lines] == ["bay 10", "bay 11"]
+    assert all(s["phase"] == "aborted" and s["new"] is None for s in swaps)
+    undocumented = [k for k in swaps[0] if f"`{k}`" not in DOC]
+    assert not undocumented, undocumented

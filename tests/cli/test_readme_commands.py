@@ -254,7 +254,7 @@ def test_a_form_stands_for_these_command_lines(form: str, lines: list[list[str]]
 
 
 def test_a_refused_form_is_caught() -> None:
-    assert _refusals(Form("nastui swap log [--json]", whole=True))
+    assert _refusals(Form("nastui swap abort [--json]", whole=True))
     assert _refusals(Form("nastui bench run|shw ...", whole=True))
     assert not _refusals(Form("nastui bench run|show ...", whole=True))
     assert _refusals(Form("nastui locate BAY --blink", whole=False))

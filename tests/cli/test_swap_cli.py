@@ -10,8 +10,10 @@ earlier nastui (lit until done) still gets it put out."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -21,8 +23,13 @@ from nastui import exits
 from nastui.cli.args import parse_args
 from nastui.cli.main import run_headless
 from nastui.model import LocateResult
+from nastui.session import Source, open_session
+from nastui.sim.backend import SimBackend
+from nastui.sim.clock import FakeClock
+from nastui.sim.hands import Hand, Hands
 from nastui.sim.locate import SimLocator
 from nastui.sim.swap import SimSwap, new_serial
+from nastui.swap.flow.status import alerts_with_swap
 from nastui.swap.logic.argv import Ran
 from nastui.swap.logic.codec import FORMAT_VERSION
 from nastui.swap.logic.names import Op
@@ -114,6 +121,8 @@ def test_a_whole_swap_with_mistakes_on_the_way(
     assert "swap done" in text and "still down" in text
     code, text = nastui("swap", "log")
     assert "bay 10  storage  done: HGST HUS724040ALA640" in text and good in text
+    (record,) = json.loads(nastui("swap", "log", "--json")[1])["swaps"]
+    assert record["phase"] == "done" and record["new"]["serial"] == good
     assert nastui("swap")[1].startswith("no swap in progress")
 
 
@@ -434,3 +443,62 @@ def test_a_start_killed_after_its_offline_is_undone_by_abort_on_the_demo(
     assert "swap aborted" in text
     assert "OFFLINE" not in nastui("pools")[1]
     assert nastui("swap")[1].startswith("no swap in progress")
+
+
+def test_the_new_drive_starts_clean_the_old_drives_defects_leave_with_it(state: Path) -> None:
+    """After a finished swap of the failing drive, the new drive in bay 10 shows its own
+    counters, as a new drive of its model: no defects, its own hours, a new drive's lifetime
+    counters (it was modelled on the old drive and kept its growing Reallocated_Event_Count,
+    a WARNING on a new drive)."""
+    nastui("swap", "start", "10")
+    nastui("swap", "sim", "pull", "10")
+    nastui("swap", "sim", "insert", "10")
+    good = new_serial(10, "new", 0)
+    assert nastui("swap", "replace", "--confirm", good)[0] == exits.OK
+    nastui("swap", "sim", "wait", "100000")
+    assert "swap done" in nastui("swap")[1]
+    code, text = nastui("status")
+    assert code == exits.OK and "Reallocated" not in text, text
+    drives = json.loads(nastui("drives", "--json")[1])["drives"]
+    new = next(d for d in drives if d["bay"] == 10)
+    assert new["serial"] == good and new["health"] == "OK" and new["findings"] == []
+    assert new["power_on_hours"] == 12 + 100000 // 3600
+
+
+def test_a_new_drive_has_its_own_attribute_table() -> None:
+    """The inserted drive's SMART table, on the failing drive's bay a day in: its profile's
+    table with its own raw values (none of the old drive's defects or lifetime counts); the
+    old drive, put back, brings its defects back with it."""
+    clock = FakeClock()
+    box = SimBackend("failing-drive", clock=clock)
+    old = next(s.drive for s in box.snapshot().slots if s.bay == 10)
+    clock.advance(86400)
+    at = box.snapshot().taken_at
+    pull = Hand("pull", at, 10)
+    box.hands = Hands((pull, Hand("insert", at, 10, like=old or "")))
+    clock.advance(7200)
+    snap = box.snapshot()
+    new = next(d for d in snap.drives if d.identity.serial == new_serial(10, "new", 0))
+    raw = {a.id: a.raw or 0 for a in new.attributes}
+    assert {i: raw[i] for i in (5, 196, 197, 198)} == dict.fromkeys((5, 196, 197, 198), 0)
+    assert raw[9] == new.power_on_hours == 14
+    assert raw[12] < 10  # power cycles of a 14-hour drive, not the old drive's thousands
+    box.hands = Hands((pull, Hand("insert", at, 10, variant="old", like=old or "")))
+    back = next(d for d in box.snapshot().drives if d.key == old)
+    assert {a.id: a.raw or 0 for a in back.attributes}[196] > 0
+
+
+def test_the_daemons_swap_notice_tells_the_swap_as_it_stands(state: Path) -> None:
+    """The daemon's `swap:bay-open:10` says what `nastui swap` shows now: the drive was pulled
+    (it said "(prepared)", the swap as last written), without writing the swap file."""
+    nastui("swap", "start", "10")
+    nastui("swap", "sim", "pull", "10")
+    kept = {p: p.read_bytes() for p in state.rglob("swap.json")}
+    assert kept
+    session = open_session(Source(demo=True, scenario="failing-drive"), os.environ)
+    snapshot = asyncio.run(session.poll())
+    alerts, _ = alerts_with_swap(session, snapshot, snapshot.alerts)
+    notice = next(a for a in alerts if a.key == "swap:bay-open:10")
+    assert "out for its swap (pulled)" in notice.message, notice.message
+    assert {p: p.read_bytes() for p in state.rglob("swap.json")} == kept
+    assert "swap pulled" in nastui("swap")[1]  # what `nastui swap` shows (and writes)

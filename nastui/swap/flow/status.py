@@ -18,7 +18,7 @@ from nastui.model import Alert, HostSnapshot
 from nastui.session import Session
 from nastui.swap.io.store import SwapStore
 from nastui.swap.logic.alerts import with_swap_alerts
-from nastui.swap.logic.state import SwapPhase, advance
+from nastui.swap.logic.state import Swap, SwapPhase, advance
 
 
 def swap_dir(session: Session) -> Path:
@@ -52,21 +52,35 @@ def status_view(session: Session, snapshot: HostSnapshot) -> tuple[list[str], bo
     return lines, critical
 
 
+def _kept_swap(session: Session, snapshot: HostSnapshot) -> tuple[Swap | None, str | None]:
+    """The swap running on this source as `nastui swap` would show it now: advanced on
+    `snapshot` (a copy, nothing written; None without a running swap), and the store's notice
+    (a swap read from the backup of an emptied file), None when there is none.
+
+    Raises:
+        OSError: the swap file cannot be read.
+    """
+    kept = _kept_dir(session)
+    if kept is None:
+        return None, None
+    store = SwapStore(kept)
+    swap = store.load()
+    notice = f"swap: {store.notice}" if store.notice else None
+    return (advance(swap, snapshot) if swap is not None and swap.active else None), notice
+
+
 def swap_view(session: Session, snapshot: HostSnapshot) -> tuple[HostSnapshot, list[str], bool]:
     """For `status` and the interface: `snapshot` with its alerts as the swap in progress
     explains them, with the same keys the daemon sends (`with_swap_alerts`: the swap's own bay
     is a WARNING, not a missing drive; a wrong pull is `swap:wrong-pull:N`, not `bay:N:missing`),
     the swap's lines, and whether it is CRITICAL. Reads the swap file once, writes nothing."""
-    kept = _kept_dir(session)
-    store = SwapStore(kept) if kept is not None else None
     try:
-        swap = store.load() if store is not None else None
+        moved, notice = _kept_swap(session, snapshot)
     except OSError:
         return snapshot, ["swap: the swap file cannot be read: `nastui swap` says why"], False
-    notes = [f"swap: {store.notice}"] if store is not None and store.notice else []
-    if swap is None or not swap.active:
+    notes = [notice] if notice else []
+    if moved is None:
         return snapshot, notes, False
-    moved = advance(swap, snapshot)
     lines = notes + [
         f"CRITICAL WRONG DRIVE PULLED: {w}: put it back now" for w in moved.wrong_pulls
     ]
@@ -91,19 +105,17 @@ def alerts_with_swap(
     session: Session, snapshot: HostSnapshot, alerts: Sequence[Alert]
 ) -> tuple[list[Alert], str | None]:
     """The daemon's alerts with the swap's emergencies (`nastui.swap.logic.alerts`): a wrong
-    pull, another member down. Reads the swap file, writes nothing; a swap file that cannot be
+    pull, another member down; their text tells the swap as it stands on `snapshot` (as
+    `nastui swap` shows it now). Reads the swap file, writes nothing; a swap file that cannot be
     read leaves the alerts as they are and says why, and a swap read from the backup of an
     emptied file says so (the second item, None when all is well)."""
-    kept = _kept_dir(session)
-    store = SwapStore(kept) if kept is not None else None
     try:
-        swap = store.load() if store is not None else None
+        moved, notice = _kept_swap(session, snapshot)
     except OSError as exc:
         return list(alerts), f"swap: {exc}"
-    notice = f"swap: {store.notice}" if store is not None and store.notice else None
-    if swap is None:
+    if moved is None:
         return list(alerts), notice
-    return with_swap_alerts(alerts, swap, snapshot), notice
+    return with_swap_alerts(alerts, moved, snapshot), notice
 
 
 def swap_records(session: Session) -> list[dict[str, Any]]:
