@@ -100,7 +100,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         if drive is None and bay is not None and not on:
             return _put_out_empty(locator, bay, out)
         if drive is None:
-            print(f"nastui: no drive {args.target!r} (a bay, serial or device)", file=sys.stderr)
+            print(f"nastui: no drive {args.target!r} ({DRIVE_NAMES})", file=sys.stderr)
             return exits.EX_USAGE
         if args.seconds is not None:
             locator.blink_seconds = args.seconds

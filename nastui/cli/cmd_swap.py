@@ -31,6 +31,7 @@ from typing import TextIO
 
 from nastui import exits
 from nastui.cli.command import action_of, json_option, poll_once, write_json
+from nastui.core.drivename import DRIVE_NAMES
 from nastui.sim.hands import Hand
 from nastui.sim.swap import VARIANTS, SimSwap
 from nastui.swap.flow import box as swapflow
@@ -52,10 +53,10 @@ def add_arguments(parser: argparse.ArgumentParser, common: argparse.ArgumentPars
     json_option(parser)
     sub = parser.add_subparsers(dest="swap_action", metavar="ACTION", help="default: status")
     plan = sub.add_parser("plan", parents=[common], help="what taking a drive out means")
-    plan.add_argument("target", help="bay number, serial, device or by-id name")
+    plan.add_argument("target", help=DRIVE_NAMES)
     json_option(plan, action=True)
     start = sub.add_parser("start", parents=[common], help="prepare the swap and light the LED")
-    start.add_argument("target", help="bay number, serial, device or by-id name")
+    start.add_argument("target", help=DRIVE_NAMES)
     way = start.add_mutually_exclusive_group()
     way.add_argument("--pull-first", action="store_true", help="pull the old drive first")
     way.add_argument("--in-place", action="store_true", help="new drive in a free bay first")

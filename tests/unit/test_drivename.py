@@ -59,7 +59,7 @@ def _positional_help(words: tuple[str, ...], dest: str) -> str:
 def test_every_command_that_takes_a_drive_says_every_name_it_accepts() -> None:
     """The README audit: `smart ack` offered a bay, serial or device name, `selftest start`
     no by-id name; `find_drive` takes them all, so their help says so, from one constant.
-    (`swap plan|start` take `DRIVE_NAMES` too: nastui/cli/cmd_swap.py, another branch.)"""
+    `swap plan|start` too."""
     from nastui.core.drivename import DRIVE_NAMES
 
     for form in ("bay", "serial", "device name", "/dev path", "by-id", "by-vdev"):
@@ -68,5 +68,7 @@ def test_every_command_that_takes_a_drive_says_every_name_it_accepts() -> None:
         (("smart", "ack"), "drive"),
         (("selftest", "start"), "drive"),
         (("locate",), "target"),
+        (("swap", "plan"), "target"),
+        (("swap", "start"), "target"),
     ):
         assert _positional_help(words, dest) == DRIVE_NAMES, words
