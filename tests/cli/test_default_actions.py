@@ -50,7 +50,7 @@ def test_no_action_is_the_read_only_one(
 @pytest.mark.parametrize(
     ("argv", "goes_with"),
     [
-        (["swap", "--json", "abort"], "plan, status"),
+        (["swap", "--json", "abort"], "log, plan, status"),
         (["selftest", "start", "0", "--json"], None),  # the action has no --json at all
         (["selftest", "--json", "start", "0"], "schedule, status"),
         (["alert", "--json", "test"], "list"),
