@@ -16,7 +16,7 @@ from nastui.swap.logic.names import Stage
 from nastui.swap.logic.plan import SwapPlan
 from nastui.swap.logic.redundancy import Redundancy
 from nastui.swap.logic.state import Swap, SwapPhase
-from nastui.swap.logic.undo import prepare_ops, undo_ops
+from nastui.swap.logic.undo import abort_undo, prepare_ops, undo_ops
 
 _NEXT = {
     SwapPhase.PLANNED: "run `nastui swap start` to prepare",
@@ -199,6 +199,9 @@ def swap_text(swap: Swap) -> str:
         p = swap.progress
         pct = f"{p.percent:.1f} %" if p.percent is not None else "?"
         lines.append(f"  rebuild: {pct} at {units.rate(p.rate)}, {units.duration(p.eta_s)} left")
+    if swap.phase is SwapPhase.PREPARED and abort_undo(swap):
+        undo = "; ".join(command_line(op) for op in abort_undo(swap))
+        lines.append(f"  abort before the pull runs: {undo}")
     lines.append(f"  next: {next_step(swap)}")
     lines += [f"  {_when(t)} {text}" for t, text in swap.events[-6:]]
     return "\n".join(lines) + "\n"
@@ -211,8 +214,7 @@ def swap_data(swap: Swap | None) -> dict[str, Any]:
     body = dataclasses.asdict(swap)
     body["next"] = next_step(swap)
     body["blocked"] = swap.blocked
-    preparing = swap.phase is SwapPhase.PREPARING
-    body["undo"] = [list(argv_for(o)) for o in undo_ops(swap)] if preparing else []
+    body["undo"] = [list(argv_for(o)) for o in abort_undo(swap)]
     return {"swap": body}
 
 

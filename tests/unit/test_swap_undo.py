@@ -27,8 +27,15 @@ from nastui.swap.logic.codec import decode_swap, encode_swap
 from nastui.swap.logic.names import Op, OpKind, Stage
 from nastui.swap.logic.plan import make_plan
 from nastui.swap.logic.state import Swap, SwapPhase
-from nastui.swap.logic.undo import prepare_ops, undo_for, undo_ops, undo_prepared, why_needless
-from nastui.swap.view import next_step, swap_text
+from nastui.swap.logic.undo import (
+    abort_undo,
+    prepare_ops,
+    undo_for,
+    undo_ops,
+    undo_prepared,
+    why_needless,
+)
+from nastui.swap.view import next_step, swap_data, swap_text
 from tests.swapcorpus import md_snapshot, zpool_snapshot
 from tests.unit.test_swap_plan import key_of
 
@@ -223,3 +230,17 @@ def test_a_prepared_swap_is_undone_whole_while_its_drive_is_in() -> None:
 
 def _drive_of(swap: Swap) -> Drive:
     return Drive(swap.old.dev or "sdx", DriveIdentity(serial=swap.old.serial or swap.old.key))
+
+
+def test_a_prepared_swap_says_what_its_abort_puts_back() -> None:
+    """`nastui swap` and its JSON tell the abort of a prepared swap (before the pull) as they
+    tell an interrupted start's: the commands, in `undo[]`."""
+    swap = SWAPS["zfs"].to(SwapPhase.PREPARED, 0.0, "prepared")
+    back = undo_for(prepare_ops(swap))
+    assert abort_undo(swap) == back
+    assert f"abort before the pull runs: {' '.join(argv_for(back[0]))}" in swap_text(swap)
+    assert swap_data(swap)["swap"]["undo"] == [list(argv_for(op)) for op in back]
+    for other in (SwapPhase.PULLED, SwapPhase.REBUILDING):
+        moved = dataclasses.replace(swap, phase=other)
+        assert abort_undo(moved) == () and "abort before the pull" not in swap_text(moved)
+    assert abort_undo(dataclasses.replace(swap, in_place=True)) == ()

@@ -65,16 +65,27 @@ def undo_ops(swap: Swap) -> tuple[Op, ...]:
     return undo_for(begun(swap))
 
 
+def abort_undo(swap: Swap) -> tuple[Op, ...]:
+    """What `nastui swap abort` puts back, as the swap tells it: what may have run of a start
+    stopped while preparing; all the preparing writes of a prepared swap (run only while its
+    old drive is still in: `undo_prepared`); nothing in any other phase or in place (the old
+    drive was never taken out of service)."""
+    if swap.phase is SwapPhase.PREPARING:
+        return undo_ops(swap)
+    if swap.phase is SwapPhase.PREPARED and not swap.in_place:
+        return undo_for(prepare_ops(swap))
+    return ()
+
+
 def undo_prepared(swap: Swap, snapshot: HostSnapshot) -> tuple[Op, ...]:
-    """What an abort runs for a prepared swap, every preparing write having answered: their
-    undo while the old drive is still in (the abort cancels the swap before the pull, and the
-    member goes back in service), none once it is out (nothing to put back), nor for a swap
-    in any other phase or in place (its old drive was never taken out of service)."""
-    if swap.phase is not SwapPhase.PREPARED or swap.in_place:
+    """What an abort runs for a prepared swap: its undo (`abort_undo`) while the old drive is
+    still in (the abort cancels the swap before the pull, and the member goes back in
+    service), none once it is out (nothing to put back)."""
+    if swap.phase is not SwapPhase.PREPARED:
         return ()
     if swap.old.key not in {d.key for d in snapshot.drives}:
         return ()
-    return undo_for(prepare_ops(swap))
+    return abort_undo(swap)
 
 
 def why_needless(op: Op, state: PoolState | None) -> str | None:
