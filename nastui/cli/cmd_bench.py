@@ -237,11 +237,7 @@ def _demo_target(args: argparse.Namespace) -> BenchTarget:
         drive = _demo_drive(args, name)
         if drive is not None:
             return directory_on(demo_target(), drive.identity, drive.dev)
-    try:
-        check_directory(name)
-    except TargetError as exc:
-        takes = f"the demo takes a directory or a demo drive: {DRIVE_NAMES}"
-        raise TargetError(f"{exc} ({takes})") from None
+    check_directory(name, f"the demo takes a directory or a demo drive: {DRIVE_NAMES}")
     return demo_target(name)
 
 

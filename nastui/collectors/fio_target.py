@@ -304,14 +304,22 @@ def check_name(path: str) -> None:
             )
 
 
-def unusable(path: str, exc: OSError) -> TargetError:
-    """A target that cannot be opened (it does not exist, say), in one line naming it."""
-    return TargetError(f"{path}: {exc.strerror or exc}")
+TAKES = "a benchmark takes a directory, or a whole block device (/dev/sdc, /dev/disk/by-id/...)"
 
 
-def check_directory(path: str) -> None:
+def unusable(path: str, exc: OSError, takes: str = TAKES) -> TargetError:
+    """A target that cannot be opened, in one line naming it; one that does not exist (a typo)
+    also says what a target may be (`takes`)."""
+    why = exc.strerror or str(exc)
+    if isinstance(exc, FileNotFoundError):
+        return TargetError(f"{path}: {why} ({takes})")
+    return TargetError(f"{path}: {why}")
+
+
+def check_directory(path: str, takes: str) -> None:
     """Refuse a directory target that is not one (the demo's, which writes nowhere else), in
-    the words the real check uses: a name it would refuse, one that does not exist.
+    the words the real check uses: a name it would refuse, one that does not exist, one that
+    is not a directory; the last two say what is taken instead (`takes`).
 
     Raises:
         TargetError: one line naming the target.
@@ -320,9 +328,9 @@ def check_directory(path: str) -> None:
     try:
         mode = Path(path).stat().st_mode
     except OSError as exc:
-        raise unusable(path, exc) from exc
+        raise unusable(path, exc, takes) from exc
     if not stat.S_ISDIR(mode):
-        raise TargetError(f"{path}: not a directory")
+        raise TargetError(f"{path}: not a directory ({takes})")
 
 
 @dataclass(frozen=True, slots=True)

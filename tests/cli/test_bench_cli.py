@@ -172,6 +172,11 @@ def test_a_mistyped_demo_target_is_a_usage_error_as_on_the_machine(
         assert "serial" in line and "by-id" in line
         real = bench(nastui_cmd, runs, "run", "sweep", target, check=64).stderr
         assert real.startswith(f"nastui: {target}") and len(real.splitlines()) == 1
+        if why == "No such file or directory":  # a typo: what a target may be, too
+            assert real == (
+                f"nastui: {target}: {why} (a benchmark takes a directory, or a whole block "
+                "device (/dev/sdc, /dev/disk/by-id/...))\n"
+            )
     assert not runs.exists()
     drive = bench(nastui_cmd, runs, "run", "sweep", "/dev/sdc", "--demo", "--no-save",
                   "--runtime", "1", "--iodepth", "1", "--quiet")  # fmt: skip
