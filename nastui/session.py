@@ -145,7 +145,7 @@ class Session:
                     for d in raw.drives
                 ),
             )
-        acks = (*self.legacy_acks, *alert_acks)  # the file's win over older ones (same key)
+        acks = self._with_legacy(alert_acks)
         return self.store.ingest(raw, self.config.thresholds, self.clock.now(), acks)
 
     def poll_now(self) -> HostSnapshot:
@@ -161,6 +161,14 @@ class Session:
             return self._acks()[1]
         except StateError:
             return ()
+
+    def every_alert_ack(self) -> tuple[Acknowledgement, ...]:
+        """Every alert acknowledgement a poll applies: those an older nastui kept in its
+        history, then the state directory's (`alert_acks`)."""
+        return self._with_legacy(self.alert_acks())
+
+    def _with_legacy(self, alert_acks: tuple[Acknowledgement, ...]) -> tuple[Acknowledgement, ...]:
+        return (*self.legacy_acks, *alert_acks)  # the file's win over older ones (same key)
 
     def may_keep_swap(self) -> bool:
         """Whether there may be a swap in progress to show: a swap file (or its backup) in the

@@ -198,7 +198,7 @@ def _ack(args: argparse.Namespace, out: TextIO) -> int:
 
 def _unack(args: argparse.Namespace, out: TextIO) -> int:
     session = open_for(args)
-    known = {a.key for a in (*session.legacy_acks, *session.alert_acks())}
+    known = {a.key for a in session.every_alert_ack()}
     keys = sorted(k for k in known if k == args.key or args.key in k)
     if args.key in keys:
         keys = [args.key]

@@ -132,16 +132,19 @@ class LadderLocator:
         """Drop the record of a lit LED (an activity blink that ended)."""
         self._book.forget(drive_key)
 
+    def _newest_first(self) -> list[LedRecord]:
+        return sorted(self._book.records(), key=lambda r: -r.since)
+
     def lit_in(self, bay: int) -> list[LedRecord]:
         """The records of LEDs nastui lit in `bay`, newest first."""
-        return sorted((r for r in self._book.records() if r.bay == bay), key=lambda r: -r.since)
+        return [r for r in self._newest_first() if r.bay == bay]
 
     def bay_lit_for(self, target: str) -> int | None:
         """The bay of the newest LED nastui lit for the drive named `target` (its serial, or
         the kernel name it had then: `sdc`, `/dev/sdc`), whether or not the drive is still
         there: a drive pulled with its LED lit is named by what the operator knew it as."""
         name = target.removeprefix("/dev/")
-        for record in sorted(self._book.records(), key=lambda r: -r.since):
+        for record in self._newest_first():
             if record.bay is not None and name in (record.drive, record.dev):
                 return record.bay
         return None

@@ -199,8 +199,8 @@ def swap_text(swap: Swap) -> str:
         p = swap.progress
         pct = f"{p.percent:.1f} %" if p.percent is not None else "?"
         lines.append(f"  rebuild: {pct} at {units.rate(p.rate)}, {units.duration(p.eta_s)} left")
-    if swap.phase is SwapPhase.PREPARED and abort_undo(swap):
-        undo = "; ".join(command_line(op) for op in abort_undo(swap))
+    if swap.phase is SwapPhase.PREPARED and (back := abort_undo(swap)):
+        undo = "; ".join(command_line(op) for op in back)
         lines.append(f"  abort before the pull runs: {undo}")
     lines.append(f"  next: {next_step(swap)}")
     lines += [f"  {_when(t)} {text}" for t, text in swap.events[-6:]]

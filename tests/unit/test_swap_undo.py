@@ -28,11 +28,11 @@ from nastui.swap.logic.names import Op, OpKind, Stage
 from nastui.swap.logic.plan import make_plan
 from nastui.swap.logic.state import Swap, SwapPhase
 from nastui.swap.logic.undo import (
+    abort_ops,
     abort_undo,
     prepare_ops,
     undo_for,
     undo_ops,
-    undo_prepared,
     why_needless,
 )
 from nastui.swap.view import next_step, swap_data, swap_text
@@ -224,8 +224,8 @@ def test_a_prepared_swap_is_undone_whole_while_its_drive_is_in() -> None:
             swap, phase=SwapPhase.PREPARED, prep_started=len(ops), prep_done=len(ops)
         )
         snap = HostSnapshot(host="h", taken_at=0.0, drives=(_drive_of(swap),))
-        assert undo_prepared(prepared, snap) == undo_for(ops) != ()
-        assert undo_prepared(prepared, HostSnapshot(host="h", taken_at=0.0)) == ()
+        assert abort_ops(prepared, snap) == undo_for(ops) != ()
+        assert abort_ops(prepared, HostSnapshot(host="h", taken_at=0.0)) == ()
 
 
 def _drive_of(swap: Swap) -> Drive:

@@ -94,7 +94,7 @@ def swap_view(session: Session, snapshot: HostSnapshot) -> tuple[HostSnapshot, l
         lines.append(f"swap in progress: {moved.old.label}, {moved.phase.value} (`nastui swap`)")
     explained = with_swap_alerts(snapshot.alerts, moved, snapshot)
     if explained != list(snapshot.alerts):  # the swap's own alerts acknowledged as the daemon's
-        acks = (*session.legacy_acks, *session.alert_acks())
+        acks = session.every_alert_ack()
         explained = list(apply_alert_acks(explained, acks, snapshot.taken_at))
         ranked = tuple(sorted(explained, key=lambda a: -a.health.rank))
         snapshot = dataclasses.replace(snapshot, alerts=ranked)

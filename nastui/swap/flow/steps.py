@@ -19,7 +19,7 @@ from nastui.swap.io.store import SwapBusy, SwapLock
 from nastui.swap.logic.argv import Ran, command_line
 from nastui.swap.logic.names import Op
 from nastui.swap.logic.state import Swap, SwapPhase
-from nastui.swap.logic.undo import needless, prepare_ops, undo_for, undo_ops, undo_prepared
+from nastui.swap.logic.undo import abort_ops, needless, prepare_ops, undo_for
 
 LOCK_WAIT_S = 3.0  # how long an action waits for a swap lock someone else holds
 
@@ -300,7 +300,7 @@ async def _abort(box: Box) -> Outcome:
     if swap is None or not swap.active:
         return Outcome(None, notes=["no swap in progress"])
     out = Outcome(swap)
-    undo = _to_undo(box, swap)
+    undo = abort_ops(swap, box.snapshot)
     if undo:
         swap = await _undo(box, swap, out, undo)
         if out.error is not None:
@@ -340,14 +340,6 @@ def _left_out(box: Box, swap: Swap, undone: tuple[Op, ...]) -> str | None:
         f"{swap.old.label} is out: its member stays out of service; with that drive back in, "
         f"`{lines}` puts it back (or start a swap again with a new drive)"
     )
-
-
-def _to_undo(box: Box, swap: Swap) -> tuple[Op, ...]:
-    """The undo writes of an abort: of what may have run of a swap stopped while preparing,
-    or of all its preparing writes when it is prepared and the old drive still in."""
-    if swap.phase is SwapPhase.PREPARING:
-        return undo_ops(swap)
-    return undo_prepared(swap, box.snapshot)
 
 
 async def _undo(box: Box, swap: Swap, out: Outcome, undo: tuple[Op, ...]) -> Swap:

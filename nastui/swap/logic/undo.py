@@ -68,7 +68,7 @@ def undo_ops(swap: Swap) -> tuple[Op, ...]:
 def abort_undo(swap: Swap) -> tuple[Op, ...]:
     """What `nastui swap abort` puts back, as the swap tells it: what may have run of a start
     stopped while preparing; all the preparing writes of a prepared swap (run only while its
-    old drive is still in: `undo_prepared`); nothing in any other phase or in place (the old
+    old drive is still in: `abort_ops`); nothing in any other phase or in place (the old
     drive was never taken out of service)."""
     if swap.phase is SwapPhase.PREPARING:
         return undo_ops(swap)
@@ -77,13 +77,11 @@ def abort_undo(swap: Swap) -> tuple[Op, ...]:
     return ()
 
 
-def undo_prepared(swap: Swap, snapshot: HostSnapshot) -> tuple[Op, ...]:
-    """What an abort runs for a prepared swap: its undo (`abort_undo`) while the old drive is
-    still in (the abort cancels the swap before the pull, and the member goes back in
-    service), none once it is out (nothing to put back)."""
-    if swap.phase is not SwapPhase.PREPARED:
-        return ()
-    if swap.old.key not in {d.key for d in snapshot.drives}:
+def abort_ops(swap: Swap, snapshot: HostSnapshot) -> tuple[Op, ...]:
+    """What `nastui swap abort` runs now (`abort_undo`), but nothing for a prepared swap whose
+    old drive is out already: before the pull, the abort cancels the swap and the member goes
+    back in service; after it, there is nothing to put back."""
+    if swap.phase is SwapPhase.PREPARED and swap.old.key not in {d.key for d in snapshot.drives}:
         return ()
     return abort_undo(swap)
 

@@ -23,7 +23,7 @@ from nastui.model import HostSnapshot
 from nastui.swap.flow import steps
 from nastui.swap.flow.box import Box, open_box
 from nastui.swap.logic.state import Swap, SwapPhase
-from nastui.swap.logic.undo import undo_prepared
+from nastui.swap.logic.undo import abort_ops
 from nastui.swap.view import plan_text, swap_text
 from nastui.ui.screens.base import NasScreen
 from nastui.ui.screens.confirm import ConfirmScreen
@@ -148,7 +148,7 @@ class SwapScreen(NasScreen):
         swap, snapshot = self.swap, self.nas.snapshot
         if swap is not None and swap.phase is SwapPhase.PREPARING:
             return "Abort the swap? What may have run of its preparation is undone first."
-        if swap is not None and snapshot is not None and undo_prepared(swap, snapshot):
+        if swap is not None and snapshot is not None and abort_ops(swap, snapshot):
             return "Abort the swap? Its member is put back in service first (the drive is in)."
         return "Abort the swap? The pool is left as it is."
 
