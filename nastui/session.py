@@ -10,7 +10,6 @@ themselves for this machine's root.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import dataclasses
 import functools
@@ -38,6 +37,8 @@ from nastui.model import UNASSESSED, Acknowledgement, HostSnapshot
 # capture bundle's reader, the history's database) is imported where that source is opened:
 # `nastui status --demo` and the interface's first frame load only what they show.
 if TYPE_CHECKING:
+    import asyncio
+
     from nastui.collectors.confine import RunFn
     from nastui.collectors.replay import Tree
     from nastui.control.locate import Locator
@@ -120,17 +121,31 @@ class Session:
         return self.fleet
 
     async def poll(self, *, wait: float | None = None) -> HostSnapshot:
-        """Collect once, apply the acknowledgements (`acks.json` in the state directory: the
-        one place status, the interface, the daemon, the agent and the export take them
-        from), assess and publish; returns the assessed snapshot.
+        """Collect once, apply the acknowledgements and publish (`publish`); returns the
+        assessed snapshot.
 
         `wait`: the longest the collection waits for its slow reads (SMART) before it
         publishes what it has; the reads go on, and the next poll on this event loop takes
         them up (a drive whose first read is still going on is `smart_pending`). None: as
         long as the collectors wait by themselves (`nastui status` reads SMART, then judges)."""
+        import asyncio  # loaded already: this runs on its event loop
+
         deadline = None if wait is None else asyncio.get_running_loop().time() + wait
         with reads_until(deadline):
             raw = await self.backend.collect()
+        return self.publish(raw)
+
+    def poll_now(self) -> HostSnapshot:
+        """`poll`, for a one-shot command: on an event loop of its own (`run_async`), or with
+        none when the backend's reads never wait (the simulator's: `status --demo` never loads
+        asyncio)."""
+        raw = self.backend.collect_at_once()
+        return run_async(self.poll()) if raw is None else self.publish(raw)
+
+    def publish(self, raw: HostSnapshot) -> HostSnapshot:
+        """Apply the acknowledgements (`acks.json` in the state directory: the one place
+        status, the interface, the daemon, the agent and the export take them from) to a
+        collected snapshot, assess it and publish it; returns the assessed snapshot."""
         try:
             drive_acks, alert_acks = self._acks()
         except StateError:
@@ -147,10 +162,6 @@ class Session:
             )
         acks = self._with_legacy(alert_acks)
         return self.store.ingest(raw, self.config.thresholds, self.clock.now(), acks)
-
-    def poll_now(self) -> HostSnapshot:
-        """`poll` on an event loop of its own, for a one-shot command (`run_async`)."""
-        return run_async(self.poll())
 
     def _acks(self) -> tuple[ack_file.DriveAcks, tuple[Acknowledgement, ...]]:
         return ack_file.load_all(self.state_dir) if self.state_dir is not None else ({}, ())
@@ -202,6 +213,8 @@ def run_async(main: Awaitable[T], runner: asyncio.Runner | None = None) -> T:
     than as the task's result: on the way out, Python 3.11's `asyncio.run` looks up its own
     SIGINT handler with `signal.getsignal`, which formats the handler's repr, main task and
     result included, twice (for a snapshot of 24 drives, 2.4 ms)."""
+    import asyncio  # here, not at the top: a command that needs no event loop never loads it
+
     kept: list[T] = []
 
     async def keep() -> None:

@@ -36,6 +36,11 @@ class Backend(Protocol):
         """Collect everything once. Never raises for one failing item: see `HostSnapshot.errors`."""
         ...
 
+    def collect_at_once(self) -> HostSnapshot | None:
+        """`collect` without an event loop, by a backend whose reads never wait (the
+        simulator's); None: this backend's reads need the loop (the machine's commands)."""
+        ...
+
     @property
     def swap(self) -> SwapHands:
         """What a drive swap reads and writes on this box."""

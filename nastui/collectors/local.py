@@ -129,6 +129,10 @@ class LocalBackend:
             leds=report.leds,
         )
 
+    def collect_at_once(self) -> None:
+        """None: the machine's reads (smartctl, zpool) run on the event loop (`collect`)."""
+        return None
+
     async def collect(self) -> HostSnapshot:
         """Collect once (the `Backend` protocol)."""
         now = self._clock.now()

@@ -183,6 +183,11 @@ class SimBackend:
         """The `Backend` protocol's collect: the same as `snapshot`."""
         return self.snapshot()
 
+    def collect_at_once(self) -> HostSnapshot:
+        """The `Backend` protocol's collect without an event loop: `snapshot`, which waits
+        for nothing."""
+        return self.snapshot()
+
     def set_locate(self, bay: int, on: bool) -> LedState:
         """Switch a bay's locate LED on or off; returns its new state.
 

@@ -30,6 +30,9 @@ class ChurningBackend:
         """The simulated host's name."""
         return self._sim.host
 
+    def collect_at_once(self) -> None:
+        return None  # collected on the event loop, as the machine's
+
     async def collect(self) -> HostSnapshot:
         """The simulator's snapshot, each drive a degree warmer on odd seconds."""
         snapshot = self._sim.snapshot()

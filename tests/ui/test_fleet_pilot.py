@@ -178,6 +178,9 @@ class CountingBackend:
     def host(self) -> str:
         return self.sim.host
 
+    def collect_at_once(self) -> None:
+        return None  # collected on the event loop, as the machine's
+
     async def collect(self) -> HostSnapshot:
         self.collected += 1
         return await self.sim.collect()

@@ -68,10 +68,43 @@ def _run_in_a_fresh_interpreter(argv: list[str]) -> str:
 
 
 @pytest.mark.parametrize("argv", [["--demo", "status"], ["--demo", "bays", "--json"]])
-def test_a_run_never_loads_openssl(argv: list[str]) -> None:
-    """asyncio is imported with `ssl` hidden (`entry._asyncio_without_tls`): 6 MB less."""
+def test_a_command_that_needs_no_event_loop_never_loads_asyncio(argv: list[str]) -> None:
+    """The simulator's reads never wait (`Backend.collect_at_once`): 13 ms of the run."""
     loaded = loaded_after(_run_in_a_fresh_interpreter(argv))
+    assert not {"asyncio", "ssl", "_ssl"} & loaded
+
+
+_ASYNCIO_AS_LOADED = (
+    "import asyncio.base_events, importlib.machinery, sys\n"
+    "from nastui.entry import _WITHOUT_TLS\n"
+    "assert asyncio.base_events.ssl is None  # recorded as unavailable\n"
+    "assert type(asyncio.__loader__) is importlib.machinery.SourceFileLoader\n"
+    "assert asyncio.__spec__.loader is asyncio.__loader__\n"
+    "assert _WITHOUT_TLS not in sys.meta_path  # once\n"
+)
+
+
+def test_a_command_on_an_event_loop_loads_asyncio_without_openssl() -> None:
+    """asyncio is imported with `ssl` hidden (`entry._AsyncioWithoutTls`): 6 MB less."""
+    loaded = loaded_after(_run_in_a_fresh_interpreter(["--demo", "swap"]) + _ASYNCIO_AS_LOADED)
     assert "asyncio" in loaded
+    assert not {"ssl", "_ssl"} & loaded
+
+
+def test_asyncio_imported_after_the_start_is_without_openssl_too() -> None:
+    """The machine's `status` imports asyncio when it collects, after the command's code is
+    loaded: the hook is still there for it."""
+    loaded = loaded_after(
+        "from nastui.entry import _loading\n"
+        "with _loading():\n"
+        "    import json\n"
+        "import sys\n"
+        "assert 'asyncio' not in sys.modules\n"
+        "from nastui.session import run_async\n"
+        "async def two() -> int:\n"
+        "    return 2\n"
+        "assert run_async(two()) == 2\n" + _ASYNCIO_AS_LOADED
+    )
     assert not {"ssl", "_ssl"} & loaded
 
 

@@ -62,6 +62,9 @@ class PlantBackend:
     def host(self) -> str:
         return "plant"
 
+    def collect_at_once(self) -> None:
+        return None  # collected on the event loop, as the machine's
+
     async def collect(self) -> HostSnapshot:
         if self.broken:
             raise RuntimeError("collector bug")
