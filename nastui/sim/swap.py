@@ -27,6 +27,7 @@ from nastui.model import (
     Drive,
     HostSnapshot,
     MappedBy,
+    NvmeHealth,
     Pool,
     PoolKind,
     PoolState,
@@ -72,6 +73,28 @@ def _table(template: Drive, hours: int, used: bool) -> tuple[SmartAttribute, ...
     return own_table(prof.attributes if prof else template.attributes, own)
 
 
+def _dev_name(count: int, *, nvme: bool) -> str:
+    """The n-th inserted drive's kernel name, past any scenario's own (sddx, nvme3n1 at most)."""
+    return f"nvme{10 + count}n1" if nvme else f"sdz{chr(ord('a') + count % 26)}"
+
+
+def _health_log(template: NvmeHealth, hours: int, used: bool) -> NvmeHealth:
+    """A new NVMe drive's own health log: its hours, no media errors or warnings, a full spare
+    (a used one: 9 % worn, 14 unsafe shutdowns); only the spare threshold, which is the
+    model's, is the replaced drive's."""
+    return NvmeHealth(
+        critical_warning=0,
+        percentage_used=9 if used else 0,
+        available_spare=100,
+        available_spare_threshold=template.available_spare_threshold,
+        media_errors=0,
+        unsafe_shutdowns=14 if used else 0,
+        power_on_hours=hours,
+        data_units_written=hours * 2_000 if used else hours * 20,
+        error_log_entries=0,
+    )
+
+
 def _new_drive(template: Drive, hand: Hand, count: int, old: Drive | None, t: float) -> Drive:
     """The drive inserted by `hand` as of `t`: the old one back, or one modelled on
     `template` (the drive it replaces) with its own serial and counters."""
@@ -88,8 +111,9 @@ def _new_drive(template: Drive, hand: Hand, count: int, old: Drive | None, t: fl
     used = hand.variant == "used"
     hours = (31_412 if used else 12) + max(0, math.floor((t - hand.at) / 3600))
     attrs = _table(template, hours, used)
-    dev = f"sdz{chr(ord('a') + count % 26)}"  # past any scenario's own names (sddx at most)
-    by_id = f"ata-{(model or 'SIM').replace(' ', '_')}_{serial}"
+    nvme = template.nvme is not None
+    dev = _dev_name(count, nvme=nvme)
+    by_id = f"{'nvme' if nvme else 'ata'}-{(model or 'SIM').replace(' ', '_')}_{serial}"
     return dataclasses.replace(
         template,
         dev=dev,
@@ -99,11 +123,12 @@ def _new_drive(template: Drive, hand: Hand, count: int, old: Drive | None, t: fl
         by_id=(by_id,),
         by_vdev=None,
         attributes=attrs,
+        nvme=_health_log(template.nvme, hours, used) if template.nvme else None,
         power_on_hours=hours,
         smart_passed=True,
         self_tests=(),
         acks=(),
-        partitions=(f"{dev}1", f"{dev}2") if used else (),
+        partitions=(f"{dev}{'p' if nvme else ''}1", f"{dev}{'p' if nvme else ''}2") if used else (),
         holders=("md127",) if used else (),
     )
 
