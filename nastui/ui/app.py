@@ -343,9 +343,10 @@ class NastuiApp(App[int]):
         code is loaded only when there may be one (`Session.may_keep_swap`)."""
         if not self.session.may_keep_swap():
             return snapshot, []
-        from nastui.swap.flow.status import swap_view
+        from nastui.swap.flow.status import Pointers, swap_view
 
-        shown, lines, _ = swap_view(self.session, snapshot)
+        keys = Pointers("w on its bay", "a on its screen")
+        shown, lines, _ = swap_view(self.session, snapshot, keys)
         return shown, lines
 
     def _with_fleet(self, local: HostSnapshot) -> HostSnapshot:
@@ -368,8 +369,7 @@ class NastuiApp(App[int]):
         self._swap_lines = lines
         for line in lines:
             critical = line.startswith("CRITICAL")
-            text = line if critical else f"{line}: w on its bay opens it"
-            self.notify(text, severity="error" if critical else "information", timeout=20)
+            self.notify(line, severity="error" if critical else "information", timeout=20)
 
     def on_fleet_ready(self, message: FleetReady) -> None:
         self.fleet = message.hosts

@@ -146,6 +146,8 @@ async def test_the_interface_picks_up_a_swap_on_start(state: Path) -> None:
         shown = [n.message for n in app._notifications]
         assert any("CRITICAL WRONG DRIVE PULLED: bay 11" in m for m in shown)
         assert any(m.startswith("swap in progress: bay 10") for m in shown)
+        assert any(m.endswith(", prepared (w on its bay)") for m in shown), shown
+        assert not any("nastui swap" in m for m in shown)  # the interface names its own keys
 
 
 async def test_drive_detail_shows_the_swaps_of_its_bay(state: Path) -> None:
@@ -213,6 +215,10 @@ async def test_a_start_killed_while_preparing_is_shown_interrupted_and_aborted_f
         await pilot.pause()
         shown = [n.message for n in app._notifications]
         assert any(m.startswith("swap INTERRUPTED while preparing: bay 10") for m in shown), shown
+        assert any(
+            m.endswith(": w on its bay says what may have run, a on its screen undoes it")
+            for m in shown
+        ), shown
         app.screen.query_one("#grid", BayGrid).select(10)
         await pilot.press("w")
         await app.workers.wait_for_complete()

@@ -24,7 +24,7 @@ def test_a_stateless_demo_reads_no_swap_and_makes_no_directory(
     monkeypatch.setattr(tempfile, "mkdtemp", mkdtemp)
     session = open_session(Source(demo=True, scenario="failing-drive"), {})
     snapshot = session.backend.snapshot()  # type: ignore[attr-defined]
-    assert status.status_view(session, snapshot) == ([], False)
+    assert status.swap_view(session, snapshot)[1:] == ([], False)
     assert status.alerts_with_swap(session, snapshot, [])[0] == []
     assert status.swap_records(session) == []
     assert made == []

@@ -11,7 +11,7 @@ import dataclasses
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from nastui.core.ack import apply_alert_acks
 from nastui.model import Alert, HostSnapshot
@@ -45,13 +45,6 @@ def _kept_dir(session: Session) -> Path | None:
     return _SCRATCH[0] if _SCRATCH else None
 
 
-def status_view(session: Session, snapshot: HostSnapshot) -> tuple[list[str], bool]:
-    """Lines on the swap in progress (none without one) and whether it is CRITICAL (a wrong
-    pull, another member down). Reads the swap file, writes nothing."""
-    _, lines, critical = swap_view(session, snapshot)
-    return lines, critical
-
-
 def _kept_swap(session: Session, snapshot: HostSnapshot) -> tuple[Swap | None, str | None]:
     """The swap running on this source as `nastui swap` would show it now: advanced on
     `snapshot` (a copy, nothing written; None without a running swap), and the store's notice
@@ -69,15 +62,30 @@ def _kept_swap(session: Session, snapshot: HostSnapshot) -> tuple[Swap | None, s
     return (advance(swap, snapshot) if swap is not None and swap.active else None), notice
 
 
-def swap_view(session: Session, snapshot: HostSnapshot) -> tuple[HostSnapshot, list[str], bool]:
+class Pointers(NamedTuple):
+    """Where a swap's lines send the operator: to the swap (which says why and what may have
+    run), and to the abort that undoes a prepared swap."""
+
+    show: str
+    undo: str
+
+
+COMMANDS = Pointers("`nastui swap`", "`nastui swap abort`")
+"""The commands, for `status`; the interface names its own keys."""
+
+
+def swap_view(
+    session: Session, snapshot: HostSnapshot, pointers: Pointers = COMMANDS
+) -> tuple[HostSnapshot, list[str], bool]:
     """For `status` and the interface: `snapshot` with its alerts as the swap in progress
     explains them, with the same keys the daemon sends (`with_swap_alerts`: the swap's own bay
     is a WARNING, not a missing drive; a wrong pull is `swap:wrong-pull:N`, not `bay:N:missing`),
-    the swap's lines, and whether it is CRITICAL. Reads the swap file once, writes nothing."""
+    the swap's lines (sending the operator to `pointers`), and whether it is CRITICAL. Reads
+    the swap file once, writes nothing."""
     try:
         moved, notice = _kept_swap(session, snapshot)
     except OSError:
-        return snapshot, ["swap: the swap file cannot be read: `nastui swap` says why"], False
+        return snapshot, [f"swap: the swap file cannot be read: {pointers.show} says why"], False
     notes = [notice] if notice else []
     if moved is None:
         return snapshot, notes, False
@@ -87,11 +95,11 @@ def swap_view(session: Session, snapshot: HostSnapshot) -> tuple[HostSnapshot, l
     lines += [f"CRITICAL another member of {moved.pool} is down: {f}" for f in moved.failures]
     if moved.phase is SwapPhase.PREPARING:
         lines.append(
-            f"swap INTERRUPTED while preparing: {moved.old.label}: `nastui swap` says what may "
-            "have run, `nastui swap abort` undoes it"
+            f"swap INTERRUPTED while preparing: {moved.old.label}: {pointers.show} says what "
+            f"may have run, {pointers.undo} undoes it"
         )
     else:
-        lines.append(f"swap in progress: {moved.old.label}, {moved.phase.value} (`nastui swap`)")
+        lines.append(f"swap in progress: {moved.old.label}, {moved.phase.value} ({pointers.show})")
     explained = with_swap_alerts(snapshot.alerts, moved, snapshot)
     if explained != list(snapshot.alerts):  # the swap's own alerts acknowledged as the daemon's
         acks = session.every_alert_ack()
