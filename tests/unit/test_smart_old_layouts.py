@@ -70,3 +70,22 @@ def test_old_rows_rewritten_and_odd_rows_named() -> None:
     assert out[2].split()[6:9] == ["Pre-fail", "Always", "FAILING_NOW"]
     assert out[3:] == ["", "after the table"]  # the odd row is left out, and named:
     assert unread_attribute_rows(lines) == [lines[3]]
+
+
+def test_scsi_report_without_sections() -> None:
+    """smartctl before 5.39 printed a SCSI drive without sections (it was "not a smartctl
+    report", and the drive was lost)."""
+    reading, drive = read("gsc_sea10k7_smartctl5.1_scsi_no_sections.txt")
+    ident = reading.identity
+    assert (ident.vendor, ident.model, ident.serial) == (
+        "SEAGATE",
+        "ST373207LC",
+        "3KT5AGCJ000077052QFF",
+    )
+    assert (reading.smart_passed, reading.temperature_c) == (True, 24.0)
+    assert drive.verdict.health.name == "OK"
+    failing = (OLD / "gsc_sea10k7_smartctl5.1_scsi_no_sections.txt").read_text()
+    failing = failing.replace(
+        "SMART Sense: Ok!", "SMART Sense: Failure prediction threshold exceeded"
+    )
+    assert parse_capture(failing, "x").smart_passed is False

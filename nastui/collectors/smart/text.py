@@ -75,6 +75,15 @@ _LETTERS_ROW = re.compile(
     r"\s+(?P<worst>\d+)\s+(?P<thresh>\d+)\s+(?P<kind>Pre-fail|Old_age)\s+(?P<updated>Always|Offline)"
     r"\s+(?P<fail>-|FAILING_NOW|In_the_past)\s+(?P<raw>\S.*?)\s*$"
 )
+# smartctl before 5.39, SCSI: no sections, vendor and product in fixed 8- and 16-wide columns
+# Sample: Device: SEAGATE  ST373207LC       Version: 0005
+_OLD_SCSI_DEVICE = re.compile(
+    r"^Device: (?P<vendor>.{8}) (?P<product>.{16}) Version: (?P<rev>.*?)\s*$", re.M
+)
+# Sample: SMART Sense: Ok!
+_OLD_SCSI_SENSE = re.compile(r"^SMART Sense: (.+?)\s*$", re.M)
+_INFO_SECTION = "=== START OF INFORMATION SECTION ==="
+_DATA_SECTION = "=== START OF READ SMART DATA SECTION ==="
 _CLASSIC_HEADER = (
     "ID# ATTRIBUTE_NAME          FLAG     VALUE WORST THRESH TYPE      UPDATED  "
     "WHEN_FAILED RAW_VALUE"
@@ -280,12 +289,27 @@ def unread_attribute_rows(lines: Iterable[str]) -> list[str]:
     return unread
 
 
+def _sectioned(text: str) -> str:
+    """A SCSI report of smartctl before 5.39 (no "=== START OF" sections, "Device: VENDOR
+    PRODUCT Version: REV", "SMART Sense: Ok!") in today's wording; any other text unchanged."""
+    if "=== START OF" in text or (device := _OLD_SCSI_DEVICE.search(text)) is None:
+        return text
+    info = (
+        f"{_INFO_SECTION}\nVendor:  {device['vendor'].strip()}\n"
+        f"Product:  {device['product'].strip()}\nRevision:  {device['rev'].strip()}"
+    )
+    text = text[: device.start()] + info + text[device.end() :]
+    return _OLD_SCSI_SENSE.sub(
+        lambda m: f"{_DATA_SECTION}\nSMART Health Status: {'OK' if m[1] == 'Ok!' else m[1]}", text
+    )
+
+
 def normalized_lines(text: str) -> list[str]:
     """A report's lines as pySMART can read them: localized digit separators made commas
     ("21\u202f600\u202f976" -> "21,600,976"), the `-x` self-test log heading in its `-a`
-    wording, a brief attribute table in the classic layout, and a blank line at the end
-    (pySMART's table parser needs one to stop)."""
-    plain = _EXTENDED_TESTS.sub(_CLASSIC_TESTS, _SEPARATOR.sub(",", text))
+    wording, an attribute table in the classic layout, an old SCSI report in today's wording,
+    and a blank line at the end (pySMART's table parser needs one to stop)."""
+    plain = _EXTENDED_TESTS.sub(_CLASSIC_TESTS, _SEPARATOR.sub(",", _sectioned(text)))
     plain = _SPACE_GROUPS.sub(lambda m: m["label"] + m["num"].replace(" ", ","), plain)
     return [*classic_attribute_lines(plain.splitlines()), ""]
 
