@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -59,8 +60,9 @@ class Dump:
 
     Attributes:
         timestamp_ms: when fio printed it (Unix ms), when fio says.
-        job_runtime_ms: the longest job's runtime; it restarts after ramp_time and after the
-            file-creation phase.
+        job_runtime_ms: the longest job's runtime (wall time: a `group_reporting` entry's
+            `job_runtime` is the sum over its threads, so it is divided by their count); it
+            restarts after ramp_time and after the file-creation phase.
         read, write: counters per direction.
         errors: one line per job that reports an error.
         version: "fio-3.33".
@@ -166,6 +168,27 @@ def _summed(jobs: list[DirCounters]) -> DirCounters:
     return functools.reduce(merge, jobs) if jobs else DirCounters()
 
 
+def _numjobs(job: Mapping[str, Any], data: Mapping[str, Any]) -> int:
+    """The job's `numjobs` (its own options, else the job file's [global]), 1 when unset."""
+    for options in (job.get("job options"), data.get("global options")):
+        value = options.get("numjobs") if isinstance(options, Mapping) else None
+        if isinstance(value, str) and value.isdigit() and int(value) > 0:
+            return int(value)
+    return 1
+
+
+def _wall_ms(job: Mapping[str, Any], data: Mapping[str, Any], entries: int, source: str) -> int:
+    """A job entry's runtime in wall ms. fio prints one entry per thread, except under
+    `group_reporting` (one entry for the section's `numjobs` threads, `entries` < numjobs),
+    whose `job_runtime` adds up every thread's: 4 threads for 1 s read 4000 ms. fio 2.x has
+    only `elapsed` (whole seconds)."""
+    if "job_runtime" not in job:
+        elapsed = job.get("elapsed", 0)
+        return elapsed * 1000 if isinstance(elapsed, int) and not isinstance(elapsed, bool) else 0
+    summed = _number(job["job_runtime"], "runtime", source)
+    return int(summed / max(1, _numjobs(job, data) // max(1, entries)))
+
+
 def dump_from(data: Any, source: str) -> Dump:
     """A decoded fio JSON document as a `Dump`.
 
@@ -178,12 +201,11 @@ def dump_from(data: Any, source: str) -> Dump:
     if not isinstance(jobs, list) or not all(isinstance(j, Mapping) for j in jobs):
         raise ParseError(source, 'no "jobs" list: not fio JSON output')
     reads, writes, runtime, errors = [], [], 0, []
+    names = Counter(job.get("jobname") for job in jobs)
     for job in jobs:
         reads.append(_direction(job.get("read"), source))
         writes.append(_direction(job.get("write"), source))
-        elapsed = job.get("elapsed", 0)
-        fallback = elapsed * 1000 if isinstance(elapsed, int) else 0
-        runtime = max(runtime, int(_number(job.get("job_runtime", fallback), "runtime", source)))
+        runtime = max(runtime, _wall_ms(job, data, names[job.get("jobname")], source))
         if job.get("error"):
             errors.append(f"{job.get('jobname', '?')}: error {job.get('error')}")
     stamp = data.get("timestamp_ms")

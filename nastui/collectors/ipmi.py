@@ -4,8 +4,9 @@
 `parse_sdr` reads all three. Discrete sensors (`0x00`, "Presence detected") are left out, and
 so is an sdr reading of "Not Readable" (it says no unit); `sensor` rows keep an unreadable
 analog sensor ("na" in RPM) with value None. Lines ipmitool prints when one sensor fails
-("Unable to send command: ...") are passed over; anything else unexpected raises `ParseError`
-naming the line.
+("Unable to send command: ...") are passed over; any other line it does not know (ipmitool
+1.8.19 starts with "IANA PEN registry open failed" where its data file is missing) becomes a
+note naming it, and every reading around it is kept.
 
 Sample (`sdr list`):   Fan1             | 1200 RPM          | ok
 Sample (`sdr elist`):  Inlet Temp       | 04h | ok  |  7.1 | 25 degrees C
@@ -18,10 +19,10 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from nastui.collectors.pools_parse import note
 from nastui.collectors.runner import run
 from nastui.core.redact import SECRETS
 from nastui.model import Fan, Sensor
-from nastui.model.errors import ParseError
 
 # Sample: 41 degrees C    1200 RPM    12.04 Volts    110 Watts, Presence detected    -3 degrees C
 _READING = re.compile(r"^(?P<value>-?\d+(?:\.\d+)?)\s+(?P<unit>[A-Za-z][A-Za-z ]*?)\s*(?:,.*)?$")
@@ -82,31 +83,37 @@ def _celsius(reading: IpmiReading) -> IpmiReading:
     return IpmiReading(reading.name, value, "C", reading.status)
 
 
-def parse_sdr(text: str) -> list[IpmiReading]:
-    """The analog readings in `ipmitool sdr list`, `sdr elist` or `ipmitool sensor` output.
+def _row(fields: list[str]) -> IpmiReading | None:
+    """One table row by its column count (3: sdr list, 5: sdr elist, 10: sensor)."""
+    if len(fields) == 3:
+        return _reading(fields[0], fields[1], fields[2])
+    if len(fields) == 5:
+        return _reading(fields[0], fields[4], fields[2])
+    return _sensor_row(fields)
 
-    Raises:
-        ParseError: a line that is none of those shapes.
-    """
+
+def parse_sdr_report(text: str) -> tuple[list[IpmiReading], list[str]]:
+    """The analog readings in `ipmitool sdr list`, `sdr elist` or `ipmitool sensor` output, and
+    a note per line of none of those shapes (naming it). Never raises."""
     readings: list[IpmiReading] = []
+    notes: list[str] = []
     for line_no, line in enumerate(text.splitlines(), start=1):
         if not line.strip() or _NOISE.match(line.strip()):
             continue
         fields = [f.strip() for f in line.split("|")]
-        found: IpmiReading | None
-        if len(fields) == 3:
-            found = _reading(fields[0], fields[1], fields[2])
-        elif len(fields) == 5:
-            found = _reading(fields[0], fields[4], fields[2])
-        elif len(fields) == 10:
-            found = _sensor_row(fields)
-        else:
-            raise ParseError(
-                "ipmitool output", f"{len(fields)} columns, expected 3, 5 or 10", line_no, line
-            )
+        if len(fields) not in (3, 5, 10):
+            reason = f"{len(fields)} columns, expected 3, 5 or 10"
+            notes.append(note("ipmitool output", reason, line_no, line))
+            continue
+        found = _row(fields)
         if found is not None and found.name:
             readings.append(found)
-    return readings
+    return readings, notes
+
+
+def parse_sdr(text: str) -> list[IpmiReading]:
+    """The analog readings (see `parse_sdr_report`); never raises."""
+    return parse_sdr_report(text)[0]
 
 
 def fans_and_sensors(readings: list[IpmiReading]) -> tuple[list[Fan], list[Sensor]]:
@@ -167,13 +174,15 @@ def local_bmc(root: Path) -> bool:
 
 
 async def read_ipmi(target: IpmiTarget, timeout: float) -> tuple[list[IpmiReading], str | None]:
-    """The BMC's analog readings, or what went wrong in one line (and no readings)."""
+    """The BMC's analog readings, and what went wrong in one line: the tool failing (then no
+    readings), or lines of its output not understood (the readings around them are kept)."""
     result = await run(sdr_argv(target), timeout=timeout, env=target.env())
     if result.not_found:
         return [], "ipmitool not found: install ipmitool to read the BMC's fans and sensors"
     if not result.ok:
         return [], f"IPMI: {result.describe()}"
-    try:
-        return parse_sdr(result.stdout), None
-    except ParseError as exc:
-        return [], f"IPMI: {exc}"
+    readings, notes = parse_sdr_report(result.stdout)
+    if not notes:
+        return readings, None
+    more = f" (and {len(notes) - 1} more line(s))" if len(notes) > 1 else ""
+    return readings, f"IPMI: {notes[0]}{more}"

@@ -116,6 +116,22 @@ def test_jobs_are_summed() -> None:
     assert all(s.read_iops > 0 and s.write_iops > 0 for s in got)
 
 
+def test_group_reporting_intervals_are_wall_seconds() -> None:
+    """`--numjobs=4 --group_reporting`: one entry whose `job_runtime` adds up the four threads'
+    (3020 ms after 0.76 s). Read as the job's runtime, every interval lasted 4 s and the live
+    IOPS were a quarter of fio's own figure (held-out sample: fio-plot's HighPoint RAID5 run,
+    numjobs 8, job_runtime 480910 for a 60 s run)."""
+    all_dumps = dumps("randread-4k-qd1-numjobs4-group.jsonplus")
+    assert [d.jobs for d in all_dumps] == [1, 1, 1, 1]
+    assert all_dumps[0].job_runtime_ms == pytest.approx(all_dumps[0].read.runtime_ms, abs=5)
+    _, got = samples("randread-4k-qd1-numjobs4-group.jsonplus")
+    assert all(s.seconds <= 1.05 for s in got)
+    final = step_result("group", (), all_dumps[-1])
+    full = [s for s in got if s.seconds > 0.9]
+    assert full and all(s.read_iops == pytest.approx(final.read_iops, rel=0.3) for s in full)
+    assert got[-1].t - 10.0 == pytest.approx(3.0, abs=0.2)  # the run took 3 s, not 12
+
+
 def test_sigint_final_result_is_kept() -> None:
     all_dumps = dumps("randread-4k-qd1-sigint.jsonplus")
     result = step_result("stopped", (("rw", "randread"),), all_dumps[-1])

@@ -17,12 +17,12 @@ from nastui.collectors.ipmi import (
     fans_and_sensors,
     local_bmc,
     parse_sdr,
+    parse_sdr_report,
     sdr_argv,
 )
 from nastui.config import Config, PollConfig
 from nastui.config.fancontrol import FanConfig, FanDriver
 from nastui.model import CollectorError, Fan, Sensor
-from nastui.model.errors import ParseError
 
 
 def fixture(fixtures: Path, name: str) -> str:
@@ -78,11 +78,31 @@ def test_fahrenheit_becomes_celsius() -> None:
     assert parse_sdr("Inlet | 77 degrees F | ok\n") == [IpmiReading("Inlet", 25.0, "C", "ok")]
 
 
-def test_an_unknown_shape_names_the_line() -> None:
-    with pytest.raises(ParseError, match=r"line 2: 2 columns, expected 3, 5 or 10: 'Fan1 \| 1'"):
-        parse_sdr("Fan2 | 1200 RPM | ok\nFan1 | 1\n")
-    with pytest.raises(ParseError, match="line 1"):
-        parse_sdr("Segmentation fault\n")
+def test_an_unknown_shape_is_a_note_naming_the_line_and_the_rest_is_kept() -> None:
+    readings, notes = parse_sdr_report("Fan2 | 1200 RPM | ok\nFan1 | 1\n")
+    assert readings == [IpmiReading("Fan2", 1200.0, "RPM", "ok")]
+    assert notes == [
+        "ipmitool output line 2: 2 columns, expected 3, 5 or 10: 'Fan1 | 1'",
+    ]
+    assert parse_sdr_report("Segmentation fault\n") == (
+        [],
+        ["ipmitool output line 1: 1 columns, expected 3, 5 or 10: 'Segmentation fault'"],
+    )
+
+
+def test_a_complaint_before_the_table_costs_no_reading(fixtures: Path) -> None:
+    """ipmitool 1.8.19 without its IANA PEN data file starts `sensor` with a complaint (held-out
+    sample: it used to raise, and every reading of the BMC was lost)."""
+    text = fixture(fixtures, "ipmitool_sensor__haipmi25_iana_noise.txt")
+    readings, notes = parse_sdr_report(text)
+    assert [(r.name, r.value, r.unit) for r in readings] == [
+        ("MB_Inlet_TEMP", 21.0, "C"),
+        ("MB_Outlet_TEMP", 35.0, "C"),
+        ("DIMM_Inlet_TEMP", 20.0, "C"),
+        ("PVDDQ_AB", 1.231, "V"),
+        ("PVDDQ_CD", 1.231, "V"),
+    ]  # the five discrete rows (0x0080 states) are left out
+    assert len(notes) == 1 and "line 1" in notes[0] and "IANA PEN registry" in notes[0]
 
 
 def test_argv_and_password_stay_out_of_it() -> None:
@@ -172,7 +192,8 @@ async def test_no_ipmitool(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> N
 async def test_garbage_from_the_bmc_is_an_error_not_a_crash(fake_ipmitool: Path) -> None:
     (fake_ipmitool / "out.txt").write_text("Fan1 | 1200 RPM | ok\nhalf a line | 3\n")
     report = await FanCollector(Config(), fake_ipmitool, ipmi=IpmiTarget()).collect(1.0)
-    assert report.fans == ()
+    assert report.fans == (Fan("Fan1", 1200, None, driver="ipmi"),)  # kept: degrade, not drop
+    assert len(report.errors) == 1
     assert "line 2: 2 columns" in report.errors[0].message
 
 

@@ -259,6 +259,24 @@ def test_permanent_errors_file_list_and_status_text() -> None:
     assert (counted.error_files, counted.error_count) == ((), 1)
 
 
+def test_permanent_errors_listed_without_indentation_are_files() -> None:
+    """A page that lost the list's indentation (held-out sample: the three files were notes and
+    the pool said 0 data errors)."""
+    text = (ZPOOL / "public/jc_solaris_permanent_errors_unindented.txt").read_text()
+    (pool,) = parse_zpool_status(text)
+    assert pool.error_files == ("/tank/data/aaa", "/tank/data/bbb", "/tank/data/ccc")
+    assert pool.error_count == 3
+    assert pool.notes == ()
+
+
+def test_permanent_errors_without_the_list_are_errors_of_unknown_count() -> None:
+    """Output cut after the heading: errors there are (never "0"), how many is not known."""
+    text = (ZPOOL / "public/jc_solaris_permanent_errors_unindented.txt").read_text()
+    (pool,) = parse_zpool_status(text.split("/tank/data/aaa")[0])
+    assert pool.error_files == ("<permanent errors reported; no file listed>",)
+    assert pool.error_count is None
+
+
 def test_finished_scrub_is_the_last_scrub_and_a_resilver_is_not() -> None:
     scrubbed = pool_named("status/riemann_degraded.txt", "tank")
     assert scrubbed.last_scrub is scrubbed.scan

@@ -6,15 +6,16 @@ a way nastui cannot use.
 - The drive's own overall assessment: pySMART folds attribute warnings into its `assessment`.
 - The WWN, and whether smartctl had to ignore `-n` (then asking the drive may wake it).
 - The brief attribute table of `smartctl -x` ("FLAGS ... FAIL RAW_VALUE" with "PO--CK" flags),
-  which pySMART's table parser cannot read: `classic_attribute_lines` rewrites it into the
-  `smartctl -a` layout pySMART does read, keeping every value.
+  and the older layouts (smartctl 5.0-5.33 without UPDATED, 5.37's flag letters in the `-a`
+  table), which pySMART's table parser cannot read: `classic_attribute_lines` rewrites them
+  into the `smartctl -a` layout pySMART does read, keeping every value.
 - Which interface a saved report came from, so pySMART is told it (never left to guess).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from nastui.model import PowerState
 from nastui.model.errors import ParseError
@@ -52,8 +53,44 @@ BRIEF_ROW = re.compile(
     r"^\s*(?P<id>\d{1,3})\s+(?P<name>\S+)\s+(?P<flags>[-POSRCK]{6})\+?\s+(?P<value>\d+|---)"
     r"\s+(?P<worst>\d+|---)\s+(?P<thresh>\d+|---)\s+(?P<fail>-|NOW|Past)\s+(?P<raw>\S.*?)\s*$"
 )
+# smartctl 5.0-5.33 printed no UPDATED column:
+# Sample: ID# ATTRIBUTE_NAME          FLAG     VALUE WORST THRESH TYPE     WHEN_FAILED RAW_VALUE
+_OLD_HEADER = re.compile(
+    r"^ID#\s+ATTRIBUTE_NAME\s+FLAG\s+VALUE\s+WORST\s+THRESH\s+TYPE\s+WHEN_FAILED\s+RAW_VALUE"
+)
+# Sample:   9 Power_On_Hours          0x0032   253   253   000    Old_age      -       27 h + 13 m
+_OLD_ROW = re.compile(
+    r"^\s*(?P<id>\d{1,3})\s+(?P<name>\S+)\s+0x(?P<word>[0-9a-fA-F]{4})\s+(?P<value>\d+)"
+    r"\s+(?P<worst>\d+)\s+(?P<thresh>\d+)\s+(?P<kind>Pre-fail|Old_age)"
+    r"\s+(?P<fail>-|FAILING_NOW|In_the_past)\s+(?P<raw>\S.*?)\s*$"
+)
+# smartctl 5.37-5.38 `-f brief`: flag letters (M, self-preserving, is today's K) in the -a layout:
+# Sample: ID# ATTRIBUTE_NAME   FLAGS  VALUE WORST THRESH TYPE  UPDATED  WHEN_FAILED RAW_VALUE
+_LETTERS_HEADER = re.compile(
+    r"^ID#\s+ATTRIBUTE_NAME\s+FLAGS\s+VALUE\s+WORST\s+THRESH\s+TYPE\s+UPDATED\s+WHEN_FAILED"
+)
+# Sample:   5 Reallocated_Sector_Ct   PO--CM   129   129   140    Pre-fail  Always   FAILING_NOW 562
+_LETTERS_ROW = re.compile(
+    r"^\s*(?P<id>\d{1,3})\s+(?P<name>\S+)\s+(?P<flags>[-POSRCKM]{6})\s+(?P<value>\d+)"
+    r"\s+(?P<worst>\d+)\s+(?P<thresh>\d+)\s+(?P<kind>Pre-fail|Old_age)\s+(?P<updated>Always|Offline)"
+    r"\s+(?P<fail>-|FAILING_NOW|In_the_past)\s+(?P<raw>\S.*?)\s*$"
+)
+# smartctl before 5.39, SCSI: no sections, vendor and product in fixed 8- and 16-wide columns
+# Sample: Device: SEAGATE  ST373207LC       Version: 0005
+_OLD_SCSI_DEVICE = re.compile(
+    r"^Device: (?P<vendor>.{8}) (?P<product>.{16}) Version: (?P<rev>.*?)\s*$", re.M
+)
+# Sample: SMART Sense: Ok!
+_OLD_SCSI_SENSE = re.compile(r"^SMART Sense: (.+?)\s*$", re.M)
+_INFO_SECTION = "=== START OF INFORMATION SECTION ==="
+_DATA_SECTION = "=== START OF READ SMART DATA SECTION ==="
+_CLASSIC_HEADER = (
+    "ID# ATTRIBUTE_NAME          FLAG     VALUE WORST THRESH TYPE      UPDATED  "
+    "WHEN_FAILED RAW_VALUE"
+)
 # Sample: Data Units Read:   21\u202f600\u202f976 [11.0 TB]   (a localized smartctl build)
-_SEPARATOR = re.compile(r"(?<=\d)[\u00a0\u202f\u2019\ufffd](?=\d{3}(?:\D|$))")
+# Sample: User Capacity:    80'060'424'192 bytes                 (Windows, Swiss locale)
+_SEPARATOR = re.compile(r"(?<=\d)[\u00a0\u202f\u2019\ufffd'](?=\d{3}(?:\D|$))")
 # Sample: Data Units Read:                    99 815 [132 TB]   (digits grouped by plain spaces)
 _SPACE_GROUPS = re.compile(
     r"^(?P<label>[A-Z][A-Za-z .]*:[ \t]+)(?P<num>\d{1,3}(?: \d{3})+)(?=[ \t]*(?:\[|$))", re.M
@@ -62,7 +99,15 @@ _SPACE_GROUPS = re.compile(
 _EXTENDED_TESTS = re.compile(r"^SMART Extended Self-test Log Version: .*$", re.M)
 _CLASSIC_TESTS = "SMART Self-test log structure revision number 1"
 # The brief table's flag letters, in order, and the bit each stands for in the FLAG word.
-_FLAG_BITS = (("P", 0x01), ("O", 0x02), ("S", 0x04), ("R", 0x08), ("C", 0x10), ("K", 0x20))
+_FLAG_BITS = (
+    ("P", 0x01),
+    ("O", 0x02),
+    ("S", 0x04),
+    ("R", 0x08),
+    ("C", 0x10),
+    ("K", 0x20),
+    ("M", 0x20),
+)
 _FAIL_WORDS = {"-": "-", "NOW": "FAILING_NOW", "Past": "In_the_past"}
 _POWER_WORDS = (
     ("STANDBY", PowerState.STANDBY),
@@ -155,72 +200,116 @@ def version(lines: Iterable[str]) -> str | None:
     return match["version"] if match is not None else None
 
 
-def _classic_row(match: re.Match[str]) -> str:
-    flags = match["flags"]
-    word = sum(bit for letter, bit in _FLAG_BITS if letter in flags)
-    kind = "Pre-fail" if "P" in flags else "Old_age"
-    updated = "Always" if "O" in flags else "Offline"
+def _row(match: re.Match[str], word: int, kind: str, updated: str, fail: str) -> str:
+    """One attribute row in the `smartctl -a` layout pySMART reads."""
     return (
         f"{int(match['id']):3d} {match['name']:<23} 0x{word:04x}   {match['value']:>3}   "
         f"{match['worst']:>3}   {match['thresh']:>3}    {kind:<8}  {updated:<8} "
-        f"{_FAIL_WORDS[match['fail']]:<11} {match['raw']}"
+        f"{fail:<11} {match['raw']}"
     )
 
 
-def classic_attribute_lines(lines: Iterable[str]) -> list[str]:
-    """`lines` with a brief (`smartctl -x`) attribute table rewritten in the `-a` layout.
+def _letters(flags: str) -> int:
+    return sum(bit for letter, bit in _FLAG_BITS if letter in flags)
 
-    Rows keep their id, name, values, threshold, failure state and raw value; the flag letters
-    become the FLAG word and the TYPE and UPDATED columns they stand for. A report without a
-    brief table comes back unchanged.
+
+def _from_brief(match: re.Match[str]) -> str:
+    flags = match["flags"]
+    kind = "Pre-fail" if "P" in flags else "Old_age"
+    updated = "Always" if "O" in flags else "Offline"
+    return _row(match, _letters(flags), kind, updated, _FAIL_WORDS[match["fail"]])
+
+
+def _from_old(match: re.Match[str]) -> str:
+    word = int(match["word"], 16)
+    return _row(match, word, match["kind"], "Always" if word & 0x02 else "Offline", match["fail"])
+
+
+def _from_letters(match: re.Match[str]) -> str:
+    return _row(match, _letters(match["flags"]), match["kind"], match["updated"], match["fail"])
+
+
+# The attribute tables smartctl has printed other than the `-a` one pySMART reads: heading, row,
+# and the row rewritten in the `-a` layout.
+_LAYOUTS: tuple[tuple[re.Pattern[str], re.Pattern[str], Callable[[re.Match[str]], str]], ...] = (
+    (_BRIEF_HEADER, BRIEF_ROW, _from_brief),
+    (_OLD_HEADER, _OLD_ROW, _from_old),
+    (_LETTERS_HEADER, _LETTERS_ROW, _from_letters),
+)
+
+
+def _layout(line: str) -> tuple[re.Pattern[str], Callable[[re.Match[str]], str]] | None:
+    """The row pattern and rewriter of the table `line` heads, if it heads one to rewrite."""
+    for header, row, rewrite in _LAYOUTS:
+        if header.match(line):
+            return row, rewrite
+    return None
+
+
+def classic_attribute_lines(lines: Iterable[str]) -> list[str]:
+    """`lines` with an attribute table in another layout rewritten in the `-a` one: the brief
+    table of `smartctl -x`, smartctl 5.0-5.33's table without UPDATED, 5.37's flag letters.
+
+    Rows keep their id, name, values, threshold, failure state and raw value; flag letters
+    become the FLAG word, and the TYPE and UPDATED columns come from the flags where the table
+    has none. A report without such a table comes back unchanged.
     """
     out: list[str] = []
-    in_table = False
+    table = None
     for line in lines:
-        if _BRIEF_HEADER.match(line):
-            in_table = True
-            out.append(
-                "ID# ATTRIBUTE_NAME          FLAG     VALUE WORST THRESH TYPE      UPDATED  "
-                "WHEN_FAILED RAW_VALUE"
-            )
+        if (found := _layout(line)) is not None:
+            table = found
+            out.append(_CLASSIC_HEADER)
             continue
-        row = BRIEF_ROW.match(line) if in_table else None
-        if row is not None:
-            out.append(_classic_row(row))
+        row = table[0].match(line) if table is not None else None
+        if row is not None and table is not None:
+            out.append(table[1](row))
             continue
-        if in_table and "|" in line:
+        if table is not None and "|" in line:
             continue  # the flag legend under the table
-        if in_table and line.strip():
+        if table is not None and line.strip():
             continue  # a row not in the layout: named by `unread_attribute_rows`
-        in_table = in_table and bool(line.strip())
+        table = table if line.strip() else None
         out.append(line)
     return out
 
 
 def unread_attribute_rows(lines: Iterable[str]) -> list[str]:
-    """The rows of a brief attribute table that are not in its layout (left out by
+    """The rows of a rewritten attribute table that are not in its layout (left out by
     `classic_attribute_lines`, so one odd row never costs the rest of the report)."""
     unread: list[str] = []
-    in_table = False
+    table = None
     for line in lines:
-        if _BRIEF_HEADER.match(line):
-            in_table = True
-            continue
-        if not in_table:
-            continue
-        if not line.strip():
-            in_table = False
-        elif "|" not in line and not BRIEF_ROW.match(line):
+        if (found := _layout(line)) is not None:
+            table = found
+        elif table is not None and not line.strip():
+            table = None
+        elif table is not None and "|" not in line and not table[0].match(line):
             unread.append(line)
     return unread
+
+
+def _sectioned(text: str) -> str:
+    """A SCSI report of smartctl before 5.39 (no "=== START OF" sections, "Device: VENDOR
+    PRODUCT Version: REV", "SMART Sense: Ok!") in today's wording; any other text unchanged."""
+    if "=== START OF" in text or (device := _OLD_SCSI_DEVICE.search(text)) is None:
+        return text
+    info = (
+        f"{_INFO_SECTION}\nVendor:  {device['vendor'].strip()}\n"
+        f"Product:  {device['product'].strip()}\nRevision:  {device['rev'].strip()}"
+    )
+    text = text[: device.start()] + info + text[device.end() :]
+    return _OLD_SCSI_SENSE.sub(
+        lambda m: f"{_DATA_SECTION}\nSMART Health Status: {'OK' if m[1] == 'Ok!' else m[1]}", text
+    )
 
 
 def normalized_lines(text: str) -> list[str]:
     """A report's lines as pySMART can read them: localized digit separators made commas
     ("21\u202f600\u202f976" -> "21,600,976"), the `-x` self-test log heading in its `-a`
-    wording, a brief attribute table in the classic layout, and a blank line at the end
-    (pySMART's table parser needs one to stop)."""
-    plain = _EXTENDED_TESTS.sub(_CLASSIC_TESTS, _SEPARATOR.sub(",", text))
+    wording, an attribute table in the classic layout, an old SCSI report in today's wording,
+    and a blank line at the end (pySMART's table parser needs one to stop)."""
+    plain = _EXTENDED_TESTS.sub(_CLASSIC_TESTS, _SEPARATOR.sub(",", _sectioned(text)))
     plain = _SPACE_GROUPS.sub(lambda m: m["label"] + m["num"].replace(" ", ","), plain)
     return [*classic_attribute_lines(plain.splitlines()), ""]
 

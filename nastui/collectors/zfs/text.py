@@ -39,6 +39,8 @@ KEYS = frozenset(
     {"pool", "id", "state", "status", "action", "see", "scan", "scrub", "remove", "checkpoint"}
 ) | {"expand", "config", "errors", "comment", "scan warning", "prefetch"}
 _NO_FILES = ("No known data errors", "No known errors")
+_PERMANENT = "Permanent errors have been detected in the following files"
+_NOT_LISTED = "<permanent errors reported; no file listed>"
 
 # Sample:   pool: tank
 # Sample:    see: https://openzfs.github.io/openzfs-docs/msg/ZFS-8000-9P
@@ -178,7 +180,9 @@ def _errors(block: _Block) -> tuple[tuple[str, ...], int | None]:
         return (), int(count["count"])
     if (unavailable := _UNAVAILABLE.match(text)) is not None:
         return (f"<file list unavailable: {unavailable['why'] or 'no reason given'}>",), None
-    if text.startswith("Permanent errors have been detected in the following files"):
+    if text.startswith(_PERMANENT):
+        if not block.files:  # the list cut off: errors there are, how many is not known
+            return (_NOT_LISTED,), None
         return tuple(block.files), len(block.files)
     raise ParseError(WHAT, "unknown errors text", line=text)
 
@@ -265,6 +269,11 @@ def _pool(block: _Block) -> Pool:
 _NO_CONTINUATION = frozenset({"pool", "id", "state", "config-done", "errors"})
 
 
+def _listing_files(block: _Block) -> bool:
+    """The pool's `errors:` heads a permanent-error file list: every line under it is a file."""
+    return " ".join(block.headers.get("errors", [])).startswith(_PERMANENT)
+
+
 def _resumes_tree(line: str) -> bool:
     """An indented vdev line with a state: the tree goes on after a stray blank line."""
     match = _VDEV.match(line)
@@ -321,8 +330,8 @@ class _Reader:
         elif self.key == "config" or (self.key == "config-done" and _resumes_tree(line)):
             block.tree.append((line_no, line))  # a blank line inside the tree does not end it
             self.key = "config"
-        elif self.key == "errors" and line.startswith(" "):
-            block.files.append(line.strip())
+        elif self.key == "errors" and (line.startswith(" ") or _listing_files(block)):
+            block.files.append(line.strip())  # a page may have lost the list's indentation
         elif self.key in _NO_CONTINUATION or not line.startswith(" "):
             self.note(line_no, line, "unexpected line")
         else:
