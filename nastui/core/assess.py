@@ -161,6 +161,18 @@ def _scrub_age_alert(pool: Pool, limits: Thresholds, now: float) -> Alert | None
     return Alert(f"pool:{pool.name}:scrub-age", Health.WARNING, Subject.POOL, pool.name, text, now)
 
 
+_OUT = frozenset({PoolState.FAULTED, PoolState.UNAVAIL, PoolState.REMOVED})
+
+
+def _members_out(pool: Pool) -> Iterator[tuple[str, Health, str, int | None]]:
+    """A WARNING per device of a healthy pool that is out of service (FAULTED, UNAVAIL,
+    REMOVED): the pool's state says all is well, and the device still wants replacing."""
+    for _, vdev in pool.root.walk():
+        if not vdev.children and vdev.state in _OUT:
+            text = f"{vdev.name} {vdev.state.value} (pool {pool.state.value}): replace it"
+            yield f"member:{vdev.name}", Health.WARNING, text, None
+
+
 def _pool_findings(pool: Pool, limits: Thresholds) -> Iterator[tuple[str, Health, str, int | None]]:
     full = capacity(pool, limits.pools)
     if full is not None:
@@ -178,6 +190,8 @@ def _pool_findings(pool: Pool, limits: Thresholds) -> Iterator[tuple[str, Health
     if scan is not None and scan.errors:
         text = f"{scan.kind.value} found {scan.errors} error(s)"
         yield "scan", Health.WARNING, text, scan.errors
+    if state_health is Health.OK:  # a bad device the pool does without: a spare, a cache,
+        yield from _members_out(pool)  # or an md member a spare took over from
     for _, vdev in pool.root.walk():
         counts = (vdev.read_errors or 0, vdev.write_errors or 0, vdev.checksum_errors or 0)
         if not vdev.children and any(counts):

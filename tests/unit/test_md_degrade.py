@@ -8,7 +8,8 @@ from pathlib import Path
 
 from nastui.collectors.md.collector import MdSys, collect_md, md_pool
 from nastui.collectors.md.mdstat import parse_mdstat, parse_mdstat_report
-from nastui.model import Pool, PoolState, ScanKind, ScanState
+from nastui.core.assess import assess
+from nastui.model import Health, HostSnapshot, Pool, PoolState, ScanKind, ScanState, Thresholds
 from tests.fakepools import FIXTURES
 
 MDSTAT = FIXTURES / "mdstat"
@@ -46,6 +47,44 @@ def test_failed_member_with_full_count_is_degraded() -> None:
     text = "md2 : active raid1 sdb2[1](F) sda2[0]\n      1020032 blocks [2/2] [U_]\n"
     (array,) = parse_mdstat(text)
     assert md_pool(array, MdSys()).state is PoolState.DEGRADED
+
+
+# glensc/nagios-plugin-check_raid @ 316d94690e98 (GPL-2.0) t/data/mdstat/issue164, held out in
+# tests/fixtures/heldout/mdstat/m23_checkraid_issue164.txt: a spare took the failed sdh1's slot.
+SPARE_TOOK_OVER = (
+    "md1 : active raid1 sdc1[0] sdh1[5](F) sdg1[4] sdf1[3] sde1[2] sdd1[1]\n"
+    "      1953382400 blocks super 1.2 [5/5] [UUUUU]\n"
+)
+
+
+def test_a_failed_member_a_spare_took_over_from_leaves_the_array_online_with_a_warning() -> None:
+    """Every slot in sync ([5/5] [UUUUU]) beside a member marked (F): mdadm calls the array
+    clean; it said DEGRADED and "md1 is degraded: degraded". The member still warns, naming
+    the command that removes it."""
+    (array,) = parse_mdstat(SPARE_TOOK_OVER)
+    md1 = md_pool(array, MdSys())
+    assert md1.state is PoolState.ONLINE
+    assert ("sdh1", PoolState.FAULTED, "faulty") in leaves(md1)
+    assert md1.status_text is not None
+    assert md1.status_text.startswith("sdh1 failed and no longer holds a slot")
+    assert "mdadm /dev/md1 --remove failed" in md1.status_text
+    snapshot = assess(HostSnapshot("nas", 0.0, pools=(md1,)), Thresholds(), 0.0)
+    found = {a.key: (a.health, a.message) for a in snapshot.alerts}
+    assert found == {
+        "pool:md1:member:sdh1": (Health.WARNING, "sdh1 FAULTED (pool ONLINE): replace it")
+    }
+
+
+def test_a_failed_member_without_a_slot_map_is_still_degraded() -> None:
+    """raid0 and linear print no [UU]: nothing shows the failed member's place was taken."""
+    (array,) = parse_mdstat(
+        "md3 : active raid0 sdb1[1](F) sda1[0]\n      2040064 blocks 64k chunks\n"
+    )
+    md3 = md_pool(array, MdSys())
+    assert md3.state is PoolState.DEGRADED
+    assert md3.status_text == (
+        "md3 is degraded: sdb1 failed; replace the failed device and let it recover."
+    )
 
 
 def test_replace_marks_the_replacement_not_the_in_sync_members() -> None:

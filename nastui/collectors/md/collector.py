@@ -110,10 +110,16 @@ def _state(array: MdArray, sys: MdSys) -> PoolState:
     if not array.active or sys.array_state == "inactive":
         return PoolState.UNAVAIL
     missing = (array.raid_disks or 0) - (array.working or 0)
-    failed = any("F" in m.flags for m in array.members)
-    if missing > 0 or (sys.degraded or 0) > 0 or "_" in (array.status or "") or failed:
+    if missing > 0 or (sys.degraded or 0) > 0 or "_" in (array.status or ""):
         return PoolState.DEGRADED
-    return PoolState.ONLINE
+    if _failed(array) and array.status is None:  # no [UU] map to show every slot is in sync
+        return PoolState.DEGRADED
+    return PoolState.ONLINE  # a failed device beside full slots: a spare took its place
+
+
+def _failed(array: MdArray) -> list[str]:
+    """The members marked (F)aulty."""
+    return [m.dev for m in array.members if "F" in m.flags]
 
 
 def _leaf(member: MdMember, sys: MdSys, catching_up: str | None) -> Vdev:
@@ -256,11 +262,25 @@ def _status_text(array: MdArray, state: PoolState) -> str | None:
         return f"{array.name} is inactive: assembled but not started (members missing?)."
     if state is PoolState.FAULTED:
         return f"{array.name} is broken: a member it cannot run without is gone."
+    failed = _failed(array)
     if state is PoolState.DEGRADED:
         missing = (array.raid_disks or 0) - (array.working or 0)
         missing = missing if missing > 0 else (array.status or "").count("_")
-        of = f"{missing} of {array.raid_disks} devices missing" if missing > 0 else "degraded"
+        of = (
+            f"{missing} of {array.raid_disks} devices missing"
+            if missing > 0
+            else f"{' '.join(failed)} failed"
+            if failed
+            else "the kernel counts a device missing"
+        )
         return f"{array.name} is degraded: {of}; replace the failed device and let it recover."
+    if failed:  # every slot in sync: a spare took the failed device's place
+        them = "it" if len(failed) == 1 else "them"
+        return (
+            f"{' '.join(failed)} failed and no longer hold{'s' if len(failed) == 1 else ''} a "
+            f"slot: every slot of {array.name} is in sync (a spare took over). Remove {them} "
+            f"(mdadm /dev/{array.name} --remove failed) and replace the drive."
+        )
     return None
 
 
