@@ -12,7 +12,9 @@ Five layers, each enough to refuse; `--confirm` overrides none of them:
    for a device that reports neither), never just /dev/sdX, which changes between boots;
 3. the device, not a path: the path is resolved once, at the inspection, to a device number;
    `ExclusiveHold` opens it O_EXCL (refused if it is now another device) and keeps it open
-   for the whole run, so the kernel refuses mounts, swap, md, LVM and ZFS meanwhile; the tools
+   for the whole run, so the kernel refuses mounts, swap, md, LVM and ZFS meanwhile, and so
+   every device below it that its writes reach raw through a loop device, which the loop
+   device does not claim (`held_device`: a `btrfs device add` of one mid-run); the tools
    get `/proc/PID/fd/N` of that descriptor, a path nobody else can point elsewhere, and the
    device number is checked again after every step;
 4. the second look: once held, the device is inspected again (`BenchHost.in_use`), so a use
@@ -159,11 +161,28 @@ def held_path(fd: int) -> str:
 
 class ExclusiveHold:
     """The target device opened (O_EXCL when `exclusive`) for as long as the run lasts, and
-    refused unless it is device `devno` when that is given."""
+    refused unless it is device `devno` when that is given; `below`: the target, when the
+    device held is one its writes reach through a loop device (for the messages)."""
 
-    def __init__(self, device: str, devno: str | None = None, *, exclusive: bool = True) -> None:
+    def __init__(
+        self,
+        device: str,
+        devno: str | None = None,
+        *,
+        exclusive: bool = True,
+        below: str | None = None,
+    ) -> None:
         self.device, self.devno, self.exclusive = device, devno, exclusive
+        self.below = below
         self._fd: int | None = None
+
+    @property
+    def _named(self) -> str:
+        """The device in words: "/dev/loop6" or "/dev/loop6 (the target /dev/loop7 writes to
+        it through a loop device)"."""
+        if self.below is None:
+            return self.device
+        return f"{self.device} (the target {self.below} writes to it through a loop device)"
 
     def __enter__(self) -> ExclusiveHold:
         flags = os.O_RDONLY | os.O_CLOEXEC | (os.O_EXCL if self.exclusive else 0)
@@ -172,10 +191,11 @@ class ExclusiveHold:
         except OSError as exc:
             if exc.errno == errno.EBUSY:
                 raise GuardRefused(
-                    f"{self.device} is busy (the kernel refused an exclusive open: mounted, "
-                    "swap, an md/LVM/ZFS member, or held by another program): nothing written"
+                    f"{self._named} is busy (the kernel refused an exclusive open: mounted, "
+                    "swap, an md/LVM/ZFS/btrfs member, or held by another program): "
+                    "nothing written"
                 ) from exc
-            raise GuardRefused(f"{self.device} cannot be opened: {exc.strerror}") from exc
+            raise GuardRefused(f"{self._named} cannot be opened: {exc.strerror}") from exc
         st = os.fstat(self._fd)
         if self.devno is not None and (
             not stat.S_ISBLK(st.st_mode) or _devno(st.st_rdev) != self.devno
@@ -183,7 +203,7 @@ class ExclusiveHold:
             self.__exit__()
             now = _devno(st.st_rdev) if stat.S_ISBLK(st.st_mode) else "something else"
             raise GuardRefused(
-                f"{self.device} now names {now}, not the device inspected ({self.devno}): "
+                f"{self._named} now names {now}, not the device inspected ({self.devno}): "
                 "nothing written"
             )
         return self
@@ -205,6 +225,21 @@ class ExclusiveHold:
             raise GuardRefused(f"{self.device} is not held")
         st = os.fstat(self._fd)
         return Place(held_path(self._fd), _devno(st.st_rdev) if stat.S_ISBLK(st.st_mode) else None)
+
+
+@contextlib.contextmanager
+def held_device(target: BenchTarget, *, writing: bool) -> Iterator[ExclusiveHold]:
+    """The target device held as inspected (`ExclusiveHold`, O_EXCL when `writing`) and, when
+    writing, every device below it that its writes reach raw through a loop device
+    (`BenchTarget.lowers`), O_EXCL too, for as long as the block lasts: a loop device claims
+    nothing under it, so a mount, a swapon, mkfs or `btrfs device add` of one of those would
+    otherwise go through while the run writes into it (the watch would only stop the run
+    afterwards)."""
+    with contextlib.ExitStack() as holds:
+        hold = holds.enter_context(ExclusiveHold(target.path, target.devno, exclusive=writing))
+        for path, number in target.lowers if writing else ():
+            holds.enter_context(ExclusiveHold(path, number, below=target.path))
+        yield hold
 
 
 def fresh_name(run_id: str) -> str:
@@ -292,7 +327,7 @@ def workspace(target: BenchTarget, run_id: str, *, writing: bool) -> Iterator[Pl
     the device itself, through the descriptor held (O_EXCL when the run writes), for a device.
     """
     if target.kind is TargetKind.DEVICE:
-        with ExclusiveHold(target.path, target.devno, exclusive=writing) as hold:
+        with held_device(target, writing=writing) as hold:
             yield hold.place
         return
     identity = None

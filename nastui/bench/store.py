@@ -93,7 +93,8 @@ def _target(raw: Mapping[str, Any]) -> BenchTarget:
     fields = {**raw, "kind": TargetKind(raw["kind"]), "identity": identity}
     lists = {k: tuple(raw.get(k, ())) for k in ("in_use", "footprint")}
     unseen = tuple(UnseenProcess(**p) for p in raw.get("unseen", ()))
-    return BenchTarget(**{**fields, **lists, "unseen": unseen})
+    lowers = _pairs(raw.get("lowers", ()))
+    return BenchTarget(**{**fields, **lists, "unseen": unseen, "lowers": lowers})
 
 
 def _settings(raw: Mapping[str, Any]) -> BenchSettings:

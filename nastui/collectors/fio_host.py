@@ -52,6 +52,12 @@ def smart_pairs(reading: SmartReading) -> Pairs:
     return tuple(pairs)
 
 
+def held_lowers(target: BenchTarget) -> frozenset[str]:
+    """The devices below `target` that a run holds O_EXCL with it (`BenchTarget.lowers`):
+    asked about while the run holds them, so their claim is the run's own."""
+    return frozenset(number for _path, number in target.lowers)
+
+
 class LocalBenchHost:
     """Benchmarks on this machine (or on `root` for the counters)."""
 
@@ -96,7 +102,7 @@ class LocalBenchHost:
     async def in_use(self, target: BenchTarget) -> tuple[str, ...]:
         """The target inspected again (`nastui.collectors.fio_target.inspect_target`)."""
         try:
-            again = await inspect_target(target.path, root=self.root)
+            again = await inspect_target(target.path, root=self.root, held=held_lowers(target))
         except TargetError as exc:
             return (str(exc),)
         if target.devno is not None and again.devno != target.devno:
@@ -108,7 +114,7 @@ class LocalBenchHost:
         inspected (`nastui.collectors.fio_target.looked`)."""
         if target.devno is None:
             return ()
-        verdict = await looked(self.root, target.devno, WATCH_TIMEOUT_S)
+        verdict = await looked(self.root, target.devno, WATCH_TIMEOUT_S, held_lowers(target))
         self._unseen = verdict.unseen
         brief = verdict.brief & set(verdict.conflicts)
         uses = tuple(u for u in verdict.conflicts if u not in brief or u in self._brief)

@@ -165,20 +165,25 @@ async def _signatures(device: str, run: RunFn) -> list[str]:
     return found
 
 
-def footprint_verdict(root: Path, number: str) -> Verdict:
+def footprint_verdict(root: Path, number: str, held: frozenset[str] = frozenset()) -> Verdict:
     """The footprint rule for device `number`, seen under `root` and, when `root` is a fake
     tree, on the real machine too: `--root` never hides a use of a real device. The
-    footprint is the real machine's."""
+    footprint (and the devices below it to hold) is the real machine's. `held`: the devices
+    below the target that this process holds O_EXCL (a run's second look and watch)."""
     if is_real_root(root):
-        return inspect(root, number, real=True)
-    fake, real = inspect(root, number, real=False), inspect(Path("/"), number, real=True)
+        return inspect(root, number, real=True, held=held)
+    fake = inspect(root, number, real=False)
+    real = inspect(Path("/"), number, real=True, held=held)
     both = tuple(dict.fromkeys((*fake.conflicts, *real.conflicts)))
     windows = tuple(dict.fromkeys((*real.windows, *fake.windows)))
     unseen = tuple(dict.fromkeys((*real.unseen, *fake.unseen)))
-    return Verdict(real.footprint, both, fake.brief | real.brief, windows, unseen)
+    brief = fake.brief | real.brief
+    return Verdict(real.footprint, both, brief, windows, unseen, real.lowers)
 
 
-async def looked(root: Path, number: str, timeout: float = LOOK_TIMEOUT_S) -> Verdict:
+async def looked(
+    root: Path, number: str, timeout: float = LOOK_TIMEOUT_S, held: frozenset[str] = frozenset()
+) -> Verdict:
     """`footprint_verdict` on a daemon thread, given up after `timeout` seconds (the answer
     then refuses: a look that never ends sees nothing). A daemon thread, not the executor's:
     a look stuck in a hung filesystem must not keep nastui from exiting."""
@@ -188,7 +193,7 @@ async def looked(root: Path, number: str, timeout: float = LOOK_TIMEOUT_S) -> Ve
     def look() -> None:
         verdict, error = None, None
         try:
-            verdict = footprint_verdict(root, number)
+            verdict = footprint_verdict(root, number, held)
         except Exception as exc:  # handed to the awaiting task, which raises it
             error = exc
         with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
@@ -233,13 +238,15 @@ async def _contents(
     return uses + await _signatures(f"/proc/{os.getpid()}/fd/{opened.fd}", run)
 
 
-async def describe_device(path: str, opened: _Opened, root: Path, run: RunFn) -> BenchTarget:
+async def describe_device(
+    path: str, opened: _Opened, root: Path, run: RunFn, held: frozenset[str] = frozenset()
+) -> BenchTarget:
     """The block device opened: identity, size, footprint and every sign of use."""
     number = devno(opened.st.st_rdev)
     name = _block_name(root, number) or _block_name(Path("/"), number) or Path(path).name
     disk = whole_disk(root, name)
     links = links_by_target(root / "dev/disk/by-id").get(disk, [])
-    verdict = await looked(root, number)
+    verdict = await looked(root, number, held=held)
     sectors = read_int(root / "sys/class/block" / name / "size")
     uses = [*verdict.conflicts, *await _contents(path, opened, run, verdict.windows)]
     target = BenchTarget(
@@ -253,6 +260,7 @@ async def describe_device(path: str, opened: _Opened, root: Path, run: RunFn) ->
         devno=number,
         footprint=verdict.footprint,
         unseen=verdict.unseen,
+        lowers=verdict.lowers,
     )
     return _machine(root, target)
 
@@ -365,9 +373,14 @@ def _opened(path: str) -> Iterator[_Opened]:
 
 
 async def inspect_target(
-    path: str, *, root: Path = Path("/"), run: RunFn = runner.run
+    path: str,
+    *,
+    root: Path = Path("/"),
+    run: RunFn = runner.run,
+    held: frozenset[str] = frozenset(),
 ) -> BenchTarget:
-    """What `path` is and what uses it (see the module docstring).
+    """What `path` is and what uses it (see the module docstring); `held`: the devices below
+    it that this process holds O_EXCL (`BenchTarget.lowers`, a run's second look).
 
     Raises:
         TargetError: a name with whitespace or control characters; it does not exist, or is
@@ -378,7 +391,7 @@ async def inspect_target(
     with _opened(path) as opened:
         mode = opened.st.st_mode
         if stat.S_ISBLK(mode):
-            return await describe_device(path, opened, root, run)
+            return await describe_device(path, opened, root, run, held)
         if stat.S_ISDIR(mode) and opened.fd is not None:
             return inspect_directory(path, opened.fd, root)
     raise TargetError(

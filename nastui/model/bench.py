@@ -87,6 +87,9 @@ class BenchTarget:
         unseen: the processes the guard could not look into (`UnseenProcess`): named before
             a run that writes, never a reason to refuse. In a finished run, also those the
             watch met while it wrote.
+        lowers: (path, device number) of each device below the target that its writes reach
+            raw through a loop device, as inspected: a run that writes holds them O_EXCL with
+            the target (the kernel claims nothing under a loop device).
     """
 
     path: str
@@ -104,6 +107,7 @@ class BenchTarget:
     inode: int | None = None
     footprint: tuple[str, ...] = ()
     unseen: tuple[UnseenProcess, ...] = ()
+    lowers: tuple[tuple[str, str], ...] = ()
 
     @property
     def confirm_token(self) -> str:

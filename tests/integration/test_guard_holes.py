@@ -1,0 +1,152 @@
+"""A later red-team round on the benchmark guard, on real loop devices and btrfs (root).
+
+Each attack here wrote where something else lived (or would have) before its fix:
+
+- a device below the target, reached raw through a loop device, added to a mounted btrfs (or
+  made swap and swapped on) while the run writes: a loop device claims nothing under it, so
+  the kernel let it through and the watch stopped the run only after the writes had begun
+  landing in the pool (the run now holds those devices O_EXCL with the target);
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import subprocess
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from nastui.bench.profiles import PROFILES
+from nastui.bench.runner import BenchRunner, Event, SampleReady
+from nastui.collectors.fio_host import LocalBenchHost
+from nastui.collectors.fio_target import inspect_target
+from nastui.model import RunState
+from tests.blocklab import (
+    MIB,
+    attached,
+    image,
+    mounted,
+    opened,
+    read_all,
+    sh,
+)
+from tests.conftest import require_tool
+from tests.integration.test_guard_attacks import (
+    bench,
+)
+
+pytestmark = pytest.mark.integration
+
+SHORT_WRITER = (
+    "[j]\nioengine=libaio\ndirect=1\nrw=randwrite\nbs=4k\nrate_iops=200\ntime_based\nruntime=3\n"
+)
+
+
+def during_the_run(
+    attack: list[list[str]],
+) -> tuple[object, list[subprocess.CompletedProcess[str]]]:
+    """An `on_event` that runs `attack`'s commands once the first sample is in (the tool is
+    writing), and the list their results land in."""
+    results: list[subprocess.CompletedProcess[str]] = []
+    started = threading.Event()
+
+    def on_event(event: Event) -> None:
+        if isinstance(event, SampleReady) and not started.is_set():
+            started.set()
+            for argv in attack:
+                results.append(subprocess.run(argv, capture_output=True, text=True, check=False))
+                if results[-1].returncode != 0:
+                    break
+
+    return on_event, results
+
+
+@contextlib.contextmanager
+def btrfs_pool(tmp_path: Path) -> Iterator[Path]:
+    """A mounted btrfs RAID1 on two loop devices; every device added to it is removed after."""
+    require_tool("mkfs.btrfs", "btrfs-progs")
+    first, second = image(tmp_path / "a.img", 256), image(tmp_path / "b.img", 256)
+    with attached(str(first)) as one, attached(str(second)) as two:
+        sh("mkfs.btrfs", "-q", "-f", "-d", "raid1", "-m", "raid1", one, two)
+        with mounted(one, tmp_path / "pool") as pool:
+            yield pool
+
+
+def undo(*argv: str) -> None:
+    """Undo what an attack may have done (it may not have)."""
+    subprocess.run(argv, capture_output=True, check=False)
+
+
+def pool_devices(pool: Path) -> str:
+    return subprocess.run(
+        ["btrfs", "filesystem", "show", str(pool)], capture_output=True, text=True, check=True
+    ).stdout
+
+
+@contextlib.contextmanager
+def below_a_loop(tmp_path: Path) -> Iterator[tuple[str, str]]:
+    """A blank loop device (the lower) and the target: a loop device over it at 1 MiB."""
+    with (
+        attached(str(image(tmp_path / "d.img", 256))) as lower,
+        attached("-o", "1M", lower) as target,
+    ):
+        yield lower, target
+
+
+async def test_a_btrfs_device_add_below_the_target_while_it_runs(tmp_path: Path) -> None:
+    """`btrfs device add` of the device under the target's loop went through mid-run: the
+    pool took it as its third member while fio wrote into it. The run holds it O_EXCL now:
+    the kernel refuses the add, the run completes, the pool keeps its two devices."""
+    require_tool("fio", "fio")
+    with btrfs_pool(tmp_path) as pool, below_a_loop(tmp_path) as (lower, target):
+        inspected = await inspect_target(target)
+        assert inspected.in_use == (), inspected.in_use
+        on_event, results = during_the_run([["btrfs", "device", "add", "-f", lower, str(pool)]])
+        try:
+            settings = dataclasses.replace(PROFILES["custom"].defaults, job_text=SHORT_WRITER)
+            run = await bench(target, settings, on_event)
+        finally:
+            if lower in pool_devices(pool):
+                undo("btrfs", "device", "remove", lower, str(pool))
+        added = results[0]
+        print(f"btrfs device add: exit {added.returncode}: {added.stderr.strip()}")
+        assert added.returncode != 0, "the device under the target joined the pool mid-run"
+        assert "busy" in added.stderr.lower(), added.stderr
+        assert run.state is RunState.COMPLETE, run.message
+        assert lower not in pool_devices(pool)
+
+
+async def test_swap_on_the_device_below_the_target_while_it_runs(tmp_path: Path) -> None:
+    """mkswap and swapon of the device under the target's loop went through mid-run (the
+    kernel then swaps pages into bytes fio overwrites). Both are refused by the hold now."""
+    require_tool("fio", "fio")
+    require_tool("swapon", "util-linux")
+    with below_a_loop(tmp_path) as (lower, target):
+        before = read_all(lower)[:MIB]
+        on_event, results = during_the_run([["mkswap", lower], ["swapon", lower]])
+        try:
+            settings = dataclasses.replace(PROFILES["custom"].defaults, job_text=SHORT_WRITER)
+            run = await bench(target, settings, on_event)
+        finally:
+            undo("swapoff", lower)
+        print("; ".join(f"{r.args[0]}: exit {r.returncode} {r.stderr.strip()}" for r in results))
+        assert results[-1].returncode != 0, "the device under the target became swap mid-run"
+        assert read_all(lower)[:MIB] == before, "mkswap wrote its signature"
+        assert run.state is RunState.COMPLETE, run.message
+
+
+async def test_a_device_below_already_claimed_refuses_naming_it(tmp_path: Path) -> None:
+    """The other way round: a lower claimed before the hold (here by another process's
+    O_EXCL open between the look and the hold) refuses with a line naming it and the target."""
+    with below_a_loop(tmp_path) as (lower, target):
+        inspected = await inspect_target(target)
+        assert inspected.lowers == ((lower, inspected.lowers[0][1]),), inspected.lowers
+        with opened(lower, "O_RDONLY | os.O_EXCL"):
+            runner = BenchRunner(LocalBenchHost(), host_name="test", runs_dir=None)
+            run = await runner.run(PROFILES["randrw"].defaults, inspected, confirm=target)
+        assert run.state is RunState.REFUSED and run.steps == (), run.message
+        assert f"{lower} (the target {target} writes to it through a loop device)" in run.message
+        assert "busy" in run.message
