@@ -206,6 +206,21 @@ def mapped_then_closed(
     )
 
 
+def registered_in_io_uring(path: str | Path) -> contextlib.AbstractContextManager[int]:
+    """Another process with `path` open read-write only as a file registered with an io_uring
+    (IORING_REGISTER_FILES), its own descriptor of the file closed: /proc/PID/fd shows the
+    ring, not the file, and the ring may write it whenever it likes."""
+    return helper(
+        "import ctypes, os, time\nlibc = ctypes.CDLL(None, use_errno=True)\n"
+        "ring = libc.syscall(425, 4, ctypes.byref((ctypes.c_ubyte * 120)()))\n"  # setup
+        "assert ring >= 0, os.strerror(ctypes.get_errno())\n"
+        f"fd = os.open({str(path)!r}, os.O_RDWR)\n"
+        "files = (ctypes.c_int * 1)(fd)\n"
+        "assert libc.syscall(427, ring, 2, files, 1) == 0, os.strerror(ctypes.get_errno())\n"
+        "os.close(fd)\nos.chdir('/')\nprint('ready', flush=True)\ntime.sleep(600)\n"
+    )
+
+
 @contextlib.contextmanager
 def mounted_elsewhere(device: str, where: Path) -> Iterator[int]:
     """`device` mounted at `where` in a mount namespace of its own (as a container would),

@@ -6,6 +6,8 @@ Each attack here wrote where something else lived (or would have) before its fix
   made swap and swapped on) while the run writes: a loop device claims nothing under it, so
   the kernel let it through and the watch stopped the run only after the writes had begun
   landing in the pool (the run now holds those devices O_EXCL with the target);
+- a process holding the target, or the file under its loop device, only as a file registered
+  with an io_uring, its own descriptor closed (the ring's fdinfo names the files now);
 """
 
 from __future__ import annotations
@@ -23,19 +25,25 @@ from nastui.bench.profiles import PROFILES
 from nastui.bench.runner import BenchRunner, Event, SampleReady
 from nastui.collectors.fio_host import LocalBenchHost
 from nastui.collectors.fio_target import inspect_target
+from nastui.collectors.procuse import process_uses
 from nastui.model import RunState
 from tests.blocklab import (
     MIB,
     attached,
+    changed_bytes,
     image,
     mounted,
     opened,
     read_all,
+    registered_in_io_uring,
     sh,
 )
 from tests.conftest import require_tool
 from tests.integration.test_guard_attacks import (
+    a_process_using_the_target,
     bench,
+    refused_naming,
+    small,
 )
 
 pytestmark = pytest.mark.integration
@@ -150,3 +158,34 @@ async def test_a_device_below_already_claimed_refuses_naming_it(tmp_path: Path) 
         assert run.state is RunState.REFUSED and run.steps == (), run.message
         assert f"{lower} (the target {target} writes to it through a loop device)" in run.message
         assert "busy" in run.message
+
+
+async def test_a_process_holding_the_target_only_in_an_io_uring(tmp_path: Path) -> None:
+    """The target device registered with another process's io_uring, its descriptor closed:
+    /proc/PID/fd showed only "anon_inode:[io_uring]" and the run wrote all 16 MiB."""
+    await a_process_using_the_target(
+        tmp_path, registered_in_io_uring, "registered with an io_uring of pid {pid}"
+    )
+
+
+async def test_a_backing_file_held_only_in_an_io_uring(tmp_path: Path) -> None:
+    """The same through a file: a loop device over a file another process writes through its
+    io_uring (a database's data file, say)."""
+    data = image(tmp_path / "data.img", 16)
+    data.write_bytes(bytes(range(256)) * (16 * MIB // 256))
+    before = read_all(data)
+    with registered_in_io_uring(data) as pid, attached(str(data)) as target:
+        run = await bench(target, small("randrw"))
+        changed = lambda: changed_bytes(before, read_all(data))  # noqa: E731
+        refused_naming(run, changed, f"registered with an io_uring of pid {pid}", str(data))
+
+
+def test_a_deleted_file_in_an_io_uring_is_named_as_unseen(tmp_path: Path) -> None:
+    """A ring's file whose name leads nowhere (deleted) cannot be told: the process is named
+    in the unseen line, never dropped in silence."""
+    data = image(tmp_path / "gone.img", 1)
+    with registered_in_io_uring(data) as pid:
+        data.unlink()
+        found = process_uses()
+    unseen = [p for p in found.unseen if p.pid == pid]
+    assert [p.why for p in unseen] == ["io_uring files unnamed"], found.unseen
