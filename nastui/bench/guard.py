@@ -32,7 +32,9 @@ only file it names. Target names with whitespace or control characters are refus
 strips and splits names).
 Directory targets are written only inside a fresh directory made for the run (through a
 descriptor of the directory inspected; a name already taken is never reused, the next free one
-is made) and removed after.
+is made) and removed after. A run that may take (nearly) all of a directory's free space
+(`fills`: the fill profile, a custom job) is refused when something else needs that space to
+write (`BenchTarget.starved`: a loop device over a file on that filesystem).
 """
 
 from __future__ import annotations
@@ -46,9 +48,11 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from nastui.bench.fiojob import job_space
 from nastui.bench.jobs import Step, Tool
 from nastui.bench.names import MAX_TRIES, numbered
-from nastui.bench.profiles import plan
+from nastui.bench.profiles import FILL_MARGIN, plan
+from nastui.bench.sizes import parse_size
 from nastui.model import BenchSettings, BenchTarget, TargetKind, UnseenProcess
 
 FRESH_PREFIX = "nastui-bench-"
@@ -74,15 +78,57 @@ def writes(steps: Iterable[Step]) -> bool:
     return False
 
 
-def refusal(target: BenchTarget, *, writing: bool, confirm: str | None) -> str | None:
+def space(step: Step) -> int | None:
+    """How much of a directory's free space a step may take: its file's size (fio's `size`,
+    a custom job's largest `size`), else what it transfers; None when that is
+    not known."""
+    job = step.param("job")
+    if job is not None:
+        return job_space(job)
+    size = step.param("size")
+    if size is None:
+        return step.bytes_total
+    try:
+        return parse_size(size)
+    except ValueError:
+        return None
+
+
+def fills(steps: Iterable[Step], target: BenchTarget) -> bool:
+    """Whether a run's writes may take (nearly) all of a directory's free space: a writing
+    step that writes files until the filesystem is full (the fill profile's, `nrfiles` of
+    them), one whose size is not known (a custom job's in percent), or one that would leave
+    less than the margin the fill leaves."""
+    free = target.free_bytes
+    for step in steps:
+        if not writes((step,)):
+            continue
+        taken = space(step)
+        if taken is None or free is None or step.param("nrfiles") is not None:
+            return True
+        if taken >= free - FILL_MARGIN:
+            return True
+    return False
+
+
+def refusal(
+    target: BenchTarget, *, writing: bool, confirm: str | None, filling: bool = False
+) -> str | None:
     """Why a run on `target` must not start, in one line; None when it may.
 
     Args:
         target: as inspected.
         writing: whether the run writes.
         confirm: what the user typed to confirm raw writes (None: nothing typed).
+        filling: whether the run may take a directory's free space (`fills`).
     """
-    if target.kind is TargetKind.DIRECTORY or not writing:
+    if target.kind is TargetKind.DIRECTORY:
+        if not (writing and filling and target.starved):
+            return None
+        return f"{target.path}: the run may fill its filesystem, nothing written: " + "; ".join(
+            target.starved
+        )
+    if not writing:
         return None
     if target.in_use:
         return f"{target.path} is in use, nothing written: " + "; ".join(target.in_use)

@@ -33,7 +33,15 @@ from typing import Protocol
 from nastui.bench import store
 from nastui.bench.cache import CacheError, WriteCacheSwitch
 from nastui.bench.fiojob import custom_job_text
-from nastui.bench.guard import GuardRefused, Place, refusal, unseen_line, workspace, writes
+from nastui.bench.guard import (
+    GuardRefused,
+    Place,
+    fills,
+    refusal,
+    unseen_line,
+    workspace,
+    writes,
+)
 from nastui.bench.host import BenchHost
 from nastui.bench.jobs import (
     CUSTOM_FILE,
@@ -283,7 +291,7 @@ class BenchRunner:
         except ValueError as exc:
             return self._end(base, RunState.REFUSED, str(exc))
         writing = writes(steps)
-        why = refusal(target, writing=writing, confirm=confirm)
+        why = refusal(target, writing=writing, confirm=confirm, filling=fills(steps, target))
         if why is not None:
             return self._end(base, RunState.REFUSED, why)
         before = await self.host.smart(target)

@@ -91,7 +91,7 @@ def _target(raw: Mapping[str, Any]) -> BenchTarget:
         fields = {**ident, "transport": Transport(ident.get("transport", "unknown"))}
         identity = DriveIdentity(**fields)
     fields = {**raw, "kind": TargetKind(raw["kind"]), "identity": identity}
-    lists = {k: tuple(raw.get(k, ())) for k in ("in_use", "footprint")}
+    lists = {k: tuple(raw.get(k, ())) for k in ("in_use", "footprint", "starved")}
     unseen = tuple(UnseenProcess(**p) for p in raw.get("unseen", ()))
     lowers = _pairs(raw.get("lowers", ()))
     return BenchTarget(**{**fields, **lists, "unseen": unseen, "lowers": lowers})

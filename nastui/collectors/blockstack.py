@@ -352,6 +352,17 @@ def export_uses(view: _View) -> Iterator[tuple[Use, str]]:
                 yield Use(Span(node), f"nvmet {nqn}/{ns}", what), path
 
 
+def layout(root: Path) -> Stack:
+    """The block devices and the mounted filesystems under `root` with their mounts, no other
+    use: where files live (what needs a filesystem's free space, `nastui.collectors.fillroom`)."""
+    root = normal_root(root)
+    view = _View(root, is_real_root(root))
+    devices, names = read_devices(view)
+    table = read_text(root / "proc/self/mountinfo", TABLE_LIMIT) or ""
+    filesystems, uses = read_filesystems(view, every_mount(view, table), devices)
+    return Stack(devices, filesystems, tuple(uses), names)
+
+
 @dataclass(frozen=True, slots=True)
 class Seen:
     """The stack read, what could not be looked at (`denied`: processes of other users), the

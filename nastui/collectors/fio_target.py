@@ -16,9 +16,10 @@ opened once, and everything after is read about what was opened, never the path 
   through the target at that device's offsets (a whole-disk vdev's labels are on partition 1);
 `root` is normalized once ("//" is "/"); under a fake tree the real machine is checked as well,
 so `--root` can add reasons to refuse a real device but never remove one.
-and for a directory: its filesystem, size and free space, the device under it, and its own
-identity (`devno`, `inode`). Both get the machine's RAM and the ZFS ARC's maximum, for the
-page-cache warning. Nothing here writes.
+and for a directory: its filesystem, size and free space, the device under it, its own
+identity (`devno`, `inode`), and what would fail its writes if a run took that free space
+(`BenchTarget.starved`: `nastui.collectors.fillroom`). Both get the machine's RAM and the ZFS
+ARC's maximum, for the page-cache warning. Nothing here writes.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from pathlib import Path
 
 from nastui.collectors import runner
 from nastui.collectors.blockstack import Verdict, inspect, is_real_root, normal_root
+from nastui.collectors.fillroom import space_needs
 from nastui.collectors.labels import find_labels, zfs_pool_of
 from nastui.collectors.procuse import devno
 from nastui.collectors.sysfs import (
@@ -282,16 +284,18 @@ def inspect_directory(path: str, fd: int, root: Path) -> BenchTarget:
     if disk is not None and (root / "sys/class/block" / disk).exists():
         identity = identity_of(root, disk, links_by_target(root / "dev/disk/by-id").get(disk, []))
     vfs = os.statvfs(fd)
+    free = vfs.f_bavail * vfs.f_frsize
     target = BenchTarget(
         path=path,
         kind=TargetKind.DIRECTORY,
         dev=name,
         identity=identity,
         size_bytes=vfs.f_blocks * vfs.f_frsize,
-        free_bytes=vfs.f_bavail * vfs.f_frsize,
+        free_bytes=free,
         fs_type=mount.fs_type if mount else None,
         devno=devno(st.st_dev),
         inode=st.st_ino,
+        starved=space_needs(root, devno(st.st_dev), free),
     )
     return _machine(root, target)
 

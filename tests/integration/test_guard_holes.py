@@ -8,6 +8,9 @@ Each attack here wrote where something else lived (or would have) before its fix
   landing in the pool (the run now holds those devices O_EXCL with the target);
 - a process holding the target, or the file under its loop device, only as a file registered
   with an io_uring, its own descriptor closed (the ring's fdinfo names the files now);
+- a fill of a directory whose filesystem holds another loop device's image, or which lives on
+  a sparse file whose own filesystem has less room: the other loop's writes failed (a run
+  that may fill a filesystem is refused while something else needs its free space).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from tests.blocklab import (
     attached,
     changed_bytes,
     image,
+    mkfs_ext4,
     mounted,
     opened,
     read_all,
@@ -189,3 +193,53 @@ def test_a_deleted_file_in_an_io_uring_is_named_as_unseen(tmp_path: Path) -> Non
         found = process_uses()
     unseen = [p for p in found.unseen if p.pid == pid]
     assert [p.why for p in unseen] == ["io_uring files unnamed"], found.unseen
+
+
+@contextlib.contextmanager
+def image_on(where: Path, name: str, size_mib: int, *mount: str) -> Iterator[tuple[str, Path]]:
+    """A sparse image in `where`, a loop device over it (`mount` options: "-r") and an ext4
+    on it, mounted: (the loop device, its mount point)."""
+    backing = image(where / f"{name}.img", size_mib)
+    with attached(*mount, str(backing)) as device:
+        if not mount:
+            mkfs_ext4(device)
+        with mounted(device, where.parent / f"{name}-mnt", *(("-o", "ro") if mount else ())) as at:
+            yield device, at
+
+
+def entries(where: Path) -> list[str]:
+    return sorted(p.name for p in where.iterdir())
+
+
+async def test_a_fill_beside_a_loop_image_on_the_same_filesystem(tmp_path: Path) -> None:
+    """The fill took all but 64 MiB of a filesystem holding another loop device's sparse
+    image: that loop's writes then failed ("critical space allocation error ... potential data
+    loss" from the ext4 on it, while dd said it wrote). Refused now, naming the loop device;
+    a read-only loop device over a file there needs no space and is not a reason."""
+    require_tool("fio", "fio")
+    with image_on(tmp_path, "host", 256) as (_host, shared):
+        with image_on(shared, "guest", 128) as (guest, guest_mnt):
+            before = entries(shared)
+            run = await bench(str(shared), small("fill", file_bytes=16 * MIB))
+            assert run.state is RunState.REFUSED, run.message
+            assert f"{Path(guest).name} (mounted at {guest_mnt} (ext4)) writes into" in run.message
+            assert "losetup -r" in run.message and entries(shared) == before
+        (shared / "ro.img").write_bytes(bytes(MIB))
+        with attached("-r", str(shared / "ro.img")):
+            run = await bench(str(shared), small("fill", file_bytes=16 * MIB))
+            assert run.state is RunState.COMPLETE, run.message
+
+
+async def test_a_fill_of_a_filesystem_on_a_sparse_file_with_less_room_below(
+    tmp_path: Path,
+) -> None:
+    """Nesting: the filesystem filled lives on a sparse 256 MiB file on a 64 MiB filesystem.
+    Filling it filled that one too and failed its own writes. Refused now, naming the file."""
+    require_tool("fio", "fio")
+    with (
+        image_on(tmp_path, "small", 64) as (_small, below),
+        image_on(below, "big", 256) as (_big, filled),
+    ):
+        run = await bench(str(filled), small("fill", file_bytes=16 * MIB))
+        assert run.state is RunState.REFUSED, run.message
+        assert f"lives on {below / 'big.img'}, a sparse file" in run.message

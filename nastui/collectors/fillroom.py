@@ -1,0 +1,110 @@
+"""Who else needs a filesystem's free space: what fails its writes when a benchmark takes it
+(read-only; the guard's look at a directory target whose run may fill it).
+
+A file write lands in the filesystem's free space, not on anyone's bytes, so a directory
+target has no footprint to overlap; but a run that takes (nearly) all the free space (the
+fill profile, a custom job of unknown size) takes it from these too:
+
+- a writable loop device over a file on the filesystem (or on one sharing its devices: another
+  subvolume of the same btrfs): a sparse image, or any file on a copy-on-write filesystem,
+  gets new blocks for the loop's writes; with none left the kernel fails them ("critical
+  space allocation error") and whatever lives on the loop device loses data, silently to a
+  writer that never fsyncs (seen here: ext4 on the loop, "potential data loss");
+- the filesystem itself living on a loop device over a sparse file whose own filesystem has
+  less free space than the holes a fill could fill: the fill fills that one too (and then
+  fails its own writes).
+
+Each is one line naming the loop device, its file and what is mounted on it, and the fix.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from nastui.collectors.blockstack import layout
+from nastui.collectors.sysfs import read_text
+from nastui.core.footprint import Block, File, Stack, filesystem_of, footprint, loop_key
+
+
+def same_space(stack: Stack, one: str, other: str) -> bool:
+    """Whether files with st_dev `one` and `other` take their blocks from the same free space:
+    the same filesystem, or two sharing a device (subvolumes of one btrfs)."""
+    if one == other:
+        return True
+    first, second = filesystem_of(stack, one), filesystem_of(stack, other)
+    if first is None or second is None or not first.devices or not second.devices:
+        return False
+    return bool(set(first.devices) & set(second.devices))
+
+
+def _mounted(stack: Stack, devno: str) -> str:
+    """What is mounted on a device, after its name: " (mounted at /srv/vm (ext4))"."""
+    whats = list(dict.fromkeys(u.what for u in stack.uses if u.span.node == Block(devno)))
+    return f" ({', '.join(whats[:3])})" if whats else ""
+
+
+def loops_living_on(stack: Stack, root: Path, dev: str) -> list[str]:
+    """Each writable loop device whose backing file lives in the free space of the
+    filesystem whose files have st_dev `dev`, in words."""
+    found = []
+    for device in stack.devices.values():
+        if read_text(root / "sys/block" / device.name / "ro") == "1":
+            continue
+        for link in device.links:
+            node = link.lower.node
+            if not link.key.startswith(loop_key("")) or not isinstance(node, File):
+                continue
+            if same_space(stack, node.dev, dev):
+                name = stack.names.get(node) or f"file {node.ino}"
+                found.append(
+                    f"{device.name}{_mounted(stack, device.devno)} writes into {name}, on "
+                    "this filesystem: a fill takes the free space its writes need, and the "
+                    f"kernel then fails them (data lost on {device.name}); detach it or make "
+                    "it read-only (losetup -r), or write a set --size with another profile"
+                )
+    return found
+
+
+def _holes(name: str, node: File) -> tuple[int, int] | None:
+    """(bytes of holes, free bytes of its filesystem) of the file `name`, when it is `node`."""
+    try:
+        st = Path(name).stat()
+        room = os.statvfs(name)
+    except OSError:
+        return None
+    if st.st_ino != node.ino:
+        return None
+    return max(0, st.st_size - st.st_blocks * 512), room.f_bavail * room.f_frsize
+
+
+def sparse_files_below(stack: Stack, dev: str, free: int | None) -> list[str]:
+    """Each sparse file below the filesystem with st_dev `dev` (it lives on a loop device
+    over that file) whose filesystem has less room than a fill of `free` bytes could take
+    from its holes, in words."""
+    fs = filesystem_of(stack, dev)
+    found = []
+    for device in fs.devices or () if fs is not None else ():
+        for reach in footprint(stack, device):
+            node = reach.span.node
+            name = stack.names.get(node) if isinstance(node, File) else None
+            measured = _holes(name, node) if name and isinstance(node, File) else None
+            if measured is None:
+                continue
+            holes, room = measured
+            need = holes if free is None else min(holes, free)
+            if need > room:
+                found.append(
+                    f"this filesystem lives on {name}, a sparse file: a fill could take up to "
+                    f"{need} more bytes of the filesystem holding it, which has {room} free "
+                    "(it would fill that one and fail this one's writes); write a set --size "
+                    "with another profile"
+                )
+    return list(dict.fromkeys(found))
+
+
+def space_needs(root: Path, dev: str, free: int | None) -> tuple[str, ...]:
+    """Why taking the free space of the filesystem with st_dev `dev` (`free` bytes of it)
+    would make something else fail its writes (see the module docstring)."""
+    stack = layout(root)
+    return (*loops_living_on(stack, root, dev), *sparse_files_below(stack, dev, free))
