@@ -7,7 +7,8 @@ Five layers, each enough to refuse; `--confirm` overrides none of them:
    and every other user of any of it (mounts, holders, partitions, other loop devices over an
    overlapping range or the same file, swap, every task's descriptors, working directories and
    mappings, exports, exclusive claims); plus signatures and labels at every offset their
-   formats use. Anything found is in `BenchTarget.in_use` and `refusal` says no;
+   formats use, on the target and on the devices below it its loop devices write to raw.
+   Anything found is in `BenchTarget.in_use` and `refusal` says no;
 2. the confirmation: writing to a raw device needs its serial number typed (WWN, or the path
    for a device that reports neither), never just /dev/sdX, which changes between boots;
 3. the device, not a path: the path is resolved once, at the inspection, to a device number;

@@ -61,6 +61,8 @@ from nastui.core.footprint import (
     holder_key,
     loop_key,
     loop_lowers,
+    probed_lowers,
+    reach_words,
     relevant,
     texts,
     windows,
@@ -449,6 +451,18 @@ class Verdict:
     windows: tuple[Window, ...] = ()
     unseen: tuple[UnseenProcess, ...] = ()
     lowers: tuple[tuple[str, str], ...] = ()
+    probes: tuple[Probe, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Probe:
+    """A device below the target whose contents are read as the target's are
+    (`nastui.core.footprint.probed_lowers`): its kernel name, number, and how the target's
+    writes reach it in words, to put before what is found."""
+
+    name: str
+    devno: str
+    where: str
 
 
 def lowers_of(stack: Stack, number: str) -> tuple[tuple[str, str], ...]:
@@ -500,4 +514,9 @@ def inspect(
         windows(stack, number),
         seen.unseen,
         lowers_of(stack, number),
+        tuple(
+            Probe(name, r.span.node.devno, reach_words(stack, r))
+            for name, r in probed_lowers(stack, number)
+            if isinstance(r.span.node, Block)
+        ),
     )

@@ -11,9 +11,11 @@ opened once, and everything after is read about what was opened, never the path 
   signatures (`blkid -p -o export`, `wipefs --no-act --json`, given /proc/PID/fd/N of the
   descriptor opened) and labels at every offset their formats use (`nastui.collectors.labels`:
   md 0.90/1.x, LVM at sectors 0-3, ZFS's four labels and their pool's name, bcache, LUKS,
-  swap, GPT backup); and the ZFS pool of each device laid over the target's bytes (its
-  partitions, a loop device over it at an offset: `Verdict.windows`), from its labels read
-  through the target at that device's offsets (a whole-disk vdev's labels are on partition 1);
+  swap, GPT backup), the same of each device below it that its loop devices write to raw
+  (`Verdict.probes`: an unmounted filesystem under a loop device at an offset); and the ZFS
+  pool of each device laid over the target's bytes (its partitions, a loop device over it at
+  an offset: `Verdict.windows`), from its labels read through the target at that device's
+  offsets (a whole-disk vdev's labels are on partition 1);
 `root` is normalized once ("//" is "/"); under a fake tree the real machine is checked as well,
 so `--root` can add reasons to refuse a real device but never remove one.
 and for a directory: its filesystem, size and free space, the device under it, its own
@@ -37,7 +39,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from nastui.collectors import runner
-from nastui.collectors.blockstack import Verdict, inspect, is_real_root, normal_root
+from nastui.collectors.blockstack import (
+    Probe,
+    Verdict,
+    inspect,
+    is_real_root,
+    normal_root,
+    open_device,
+)
 from nastui.collectors.fillroom import space_needs
 from nastui.collectors.labels import find_labels, zfs_pool_of
 from nastui.collectors.procuse import devno
@@ -180,7 +189,7 @@ def footprint_verdict(root: Path, number: str, held: frozenset[str] = frozenset(
     windows = tuple(dict.fromkeys((*real.windows, *fake.windows)))
     unseen = tuple(dict.fromkeys((*real.unseen, *fake.unseen)))
     brief = fake.brief | real.brief
-    return Verdict(real.footprint, both, brief, windows, unseen, real.lowers)
+    return Verdict(real.footprint, both, brief, windows, unseen, real.lowers, real.probes)
 
 
 async def looked(
@@ -240,6 +249,25 @@ async def _contents(
     return uses + await _signatures(f"/proc/{os.getpid()}/fd/{opened.fd}", run)
 
 
+async def _lower_contents(probes: Sequence[Probe], run: RunFn) -> list[str]:
+    """Labels and signatures of each device below the target that its loop devices write to
+    raw (`Verdict.probes`; the first `MAX_WINDOWS`), each after how it is reached."""
+    found = []
+    for probe in probes[:MAX_WINDOWS]:
+        fd = open_device(probe.name, probe.devno)
+        if fd is None:
+            found.append(
+                f"{probe.where}: signatures not checked: /dev/{probe.name} cannot be opened"
+            )
+            continue
+        try:
+            seen = await _contents(f"/dev/{probe.name}", _Opened(fd, os.fstat(fd)), run)
+        finally:
+            os.close(fd)
+        found += [f"{probe.where}: {what}" for what in seen]
+    return found
+
+
 async def describe_device(
     path: str, opened: _Opened, root: Path, run: RunFn, held: frozenset[str] = frozenset()
 ) -> BenchTarget:
@@ -251,6 +279,7 @@ async def describe_device(
     verdict = await looked(root, number, held=held)
     sectors = read_int(root / "sys/class/block" / name / "size")
     uses = [*verdict.conflicts, *await _contents(path, opened, run, verdict.windows)]
+    uses += await _lower_contents(verdict.probes, run)
     target = BenchTarget(
         path=path,
         kind=TargetKind.DEVICE,

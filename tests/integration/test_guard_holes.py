@@ -10,7 +10,9 @@ Each attack here wrote where something else lived (or would have) before its fix
   with an io_uring, its own descriptor closed (the ring's fdinfo names the files now);
 - a fill of a directory whose filesystem holds another loop device's image, or which lives on
   a sparse file whose own filesystem has less room: the other loop's writes failed (a run
-  that may fill a filesystem is refused while something else needs its free space).
+  that may fill a filesystem is refused while something else needs its free space);
+- a loop device at an offset over a device holding an unmounted filesystem or an md member:
+  the labels at the device's start are not the target's (the devices below are read too).
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ from tests.integration.test_guard_attacks import (
     refused_naming,
     small,
 )
+from tests.integration.test_guard_stacks import md_superblock, write_at
 
 pytestmark = pytest.mark.integration
 
@@ -243,3 +246,42 @@ async def test_a_fill_of_a_filesystem_on_a_sparse_file_with_less_room_below(
         run = await bench(str(filled), small("fill", file_bytes=16 * MIB))
         assert run.state is RunState.REFUSED, run.message
         assert f"lives on {below / 'big.img'}, a sparse file" in run.message
+
+
+@pytest.mark.parametrize(
+    ("kind", "reason"),
+    [("ext4", "ext4 signature (blkid)"), ("md-1.2", "md 1.2 superblock at 4096 (nastui)")],
+)
+async def test_an_unmounted_format_below_a_loop_at_an_offset(
+    tmp_path: Path, kind: str, reason: str
+) -> None:
+    """A loop device at 1 MiB over a device holding an unmounted ext4 (or an md member not
+    assembled): the target's own labels show nothing of it and the run wrote over the ext4's
+    inode tables. The devices below are read as the target is now."""
+    with attached(str(image(tmp_path / "lower.img", 64))) as lower:
+        if kind == "ext4":
+            mkfs_ext4(lower)
+        else:
+            write_at(lower, 4096, md_superblock(1))
+        before = read_all(lower)
+        with attached("-o", "1M", lower) as target:
+            run = await bench(target, small("randrw"))
+            changed = lambda: changed_bytes(before, read_all(lower))  # noqa: E731
+            refused_naming(run, changed, f"{Path(lower).name} (the target writes to this device")
+            assert reason in run.message, run.message
+
+
+async def test_a_format_of_a_device_laid_over_the_lower_from_byte_0_is_that_ones(
+    tmp_path: Path,
+) -> None:
+    """The other way round: an ext4 at the lower's start belongs to a loop device laid over it
+    from byte 0 and 8 MiB long; the target, beside it at 16 MiB, is written."""
+    require_tool("fio", "fio")
+    with (
+        attached(str(image(tmp_path / "lower.img", 64))) as lower,
+        attached("--sizelimit", "8M", lower) as first,
+    ):
+        mkfs_ext4(first)
+        with attached("-o", "16M", lower) as target:
+            run = await bench(target, small("randrw"))
+            assert run.state is RunState.COMPLETE, run.message
