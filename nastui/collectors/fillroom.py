@@ -6,7 +6,8 @@ target has no footprint to overlap; but a run that takes (nearly) all the free s
 fill profile, a custom job of unknown size) takes it from these too:
 
 - a writable loop device over a file on the filesystem (or on one sharing its devices: another
-  subvolume of the same btrfs): a sparse image, or any file on a copy-on-write filesystem,
+  subvolume of the same btrfs, mounted or not: a file's st_dev no mount shows is placed by the
+  mount its name is under): a sparse image, or any file on a copy-on-write filesystem,
   gets new blocks for the loop's writes; with none left the kernel fails them ("critical
   space allocation error") and whatever lives on the loop device loses data, silently to a
   writer that never fsyncs (seen here: ext4 on the loop, "potential data loss");
@@ -20,22 +21,37 @@ Each is one line naming the loop device, its file and what is mounted on it, and
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from pathlib import Path
 
 from nastui.collectors.blockstack import layout
-from nastui.collectors.sysfs import read_text
+from nastui.collectors.sysfs import Mount, mount_under, read_mounts, read_text
 from nastui.core.footprint import Block, File, Stack, filesystem_of, footprint, loop_key
 
 
-def same_space(stack: Stack, one: str, other: str) -> bool:
-    """Whether files with st_dev `one` and `other` take their blocks from the same free space:
-    the same filesystem, or two sharing a device (subvolumes of one btrfs)."""
-    if one == other:
+def devices_of(stack: Stack, devs: Iterable[str]) -> frozenset[str]:
+    """The devices holding the filesystem(s) whose files have one of the st_dev `devs`."""
+    found: set[str] = set()
+    for dev in devs:
+        fs = filesystem_of(stack, dev)
+        found |= set(fs.devices or ()) if fs is not None else set()
+    return frozenset(found)
+
+
+def file_space(stack: Stack, mounts: list[Mount], node: File, name: str) -> tuple[str, ...]:
+    """The st_dev of a file, and that of the mount its name is under: a btrfs subvolume that
+    is not mounted on its own has a st_dev no mount shows, and the space of the mount."""
+    real = os.path.realpath(name) if name.startswith("/") else ""
+    mount = mount_under(mounts, real) if real else None
+    return (node.dev, *([mount.devno] if mount is not None else []))
+
+
+def same_space(stack: Stack, ones: tuple[str, ...], others: tuple[str, ...]) -> bool:
+    """Whether files of the st_devs `ones` and `others` take their blocks from the same free
+    space: one filesystem, or two sharing a device (subvolumes of one btrfs)."""
+    if set(ones) & set(others):
         return True
-    first, second = filesystem_of(stack, one), filesystem_of(stack, other)
-    if first is None or second is None or not first.devices or not second.devices:
-        return False
-    return bool(set(first.devices) & set(second.devices))
+    return bool(devices_of(stack, ones) & devices_of(stack, others))
 
 
 def _mounted(stack: Stack, devno: str) -> str:
@@ -44,9 +60,10 @@ def _mounted(stack: Stack, devno: str) -> str:
     return f" ({', '.join(whats[:3])})" if whats else ""
 
 
-def loops_living_on(stack: Stack, root: Path, dev: str) -> list[str]:
+def loops_living_on(stack: Stack, root: Path, devs: tuple[str, ...]) -> list[str]:
     """Each writable loop device whose backing file lives in the free space of the
-    filesystem whose files have st_dev `dev`, in words."""
+    filesystem whose files have one of the st_dev `devs`, in words."""
+    mounts = read_mounts(root)
     found = []
     for device in stack.devices.values():
         if read_text(root / "sys/block" / device.name / "ro") == "1":
@@ -55,8 +72,8 @@ def loops_living_on(stack: Stack, root: Path, dev: str) -> list[str]:
             node = link.lower.node
             if not link.key.startswith(loop_key("")) or not isinstance(node, File):
                 continue
-            if same_space(stack, node.dev, dev):
-                name = stack.names.get(node) or f"file {node.ino}"
+            name = stack.names.get(node) or f"file {node.ino}"
+            if same_space(stack, file_space(stack, mounts, node, name), devs):
                 found.append(
                     f"{device.name}{_mounted(stack, device.devno)} writes into {name}, on "
                     "this filesystem: a fill takes the free space its writes need, and the "
@@ -78,13 +95,12 @@ def _holes(name: str, node: File) -> tuple[int, int] | None:
     return max(0, st.st_size - st.st_blocks * 512), room.f_bavail * room.f_frsize
 
 
-def sparse_files_below(stack: Stack, dev: str, free: int | None) -> list[str]:
-    """Each sparse file below the filesystem with st_dev `dev` (it lives on a loop device
-    over that file) whose filesystem has less room than a fill of `free` bytes could take
-    from its holes, in words."""
-    fs = filesystem_of(stack, dev)
+def sparse_files_below(stack: Stack, devs: tuple[str, ...], free: int | None) -> list[str]:
+    """Each sparse file below the filesystem with one of the st_dev `devs` (it lives on a
+    loop device over that file) whose filesystem has less room than a fill of `free` bytes
+    could take from its holes, in words."""
     found = []
-    for device in fs.devices or () if fs is not None else ():
+    for device in sorted(devices_of(stack, devs)):
         for reach in footprint(stack, device):
             node = reach.span.node
             name = stack.names.get(node) if isinstance(node, File) else None
@@ -103,8 +119,9 @@ def sparse_files_below(stack: Stack, dev: str, free: int | None) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def space_needs(root: Path, dev: str, free: int | None) -> tuple[str, ...]:
-    """Why taking the free space of the filesystem with st_dev `dev` (`free` bytes of it)
-    would make something else fail its writes (see the module docstring)."""
+def space_needs(root: Path, devs: tuple[str, ...], free: int | None) -> tuple[str, ...]:
+    """Why taking the free space of a directory's filesystem (`free` bytes of it) would make
+    something else fail its writes (see the module docstring); `devs`: the st_dev of the
+    directory's files and that of the mount it is under (see `file_space`)."""
     stack = layout(root)
-    return (*loops_living_on(stack, root, dev), *sparse_files_below(stack, dev, free))
+    return (*loops_living_on(stack, root, devs), *sparse_files_below(stack, devs, free))

@@ -53,6 +53,7 @@ from nastui.collectors.procuse import devno
 from nastui.collectors.sysfs import (
     identity_of,
     links_by_target,
+    mount_under,
     read_int,
     read_mounts,
     read_table,
@@ -300,11 +301,7 @@ def inspect_directory(path: str, fd: int, root: Path) -> BenchTarget:
     """The directory open as `fd`: its filesystem, space, the device under it, its identity."""
     st = os.fstat(fd)
     real = os.path.realpath(f"/proc/self/fd/{fd}")
-    mounts = read_mounts(root)
-    under = [
-        m for m in mounts if real == m.mountpoint or real.startswith(m.mountpoint.rstrip("/") + "/")
-    ]
-    mount = max(under, key=lambda m: len(m.mountpoint), default=None)
+    mount = mount_under(read_mounts(root), real)
     name = _block_name(root, devno(st.st_dev))
     if name is None and mount is not None and mount.source.startswith("/dev/"):
         name = Path(os.path.realpath(mount.source)).name
@@ -324,7 +321,7 @@ def inspect_directory(path: str, fd: int, root: Path) -> BenchTarget:
         fs_type=mount.fs_type if mount else None,
         devno=devno(st.st_dev),
         inode=st.st_ino,
-        starved=space_needs(root, devno(st.st_dev), free),
+        starved=space_needs(root, (devno(st.st_dev), *([mount.devno] if mount else [])), free),
     )
     return _machine(root, target)
 

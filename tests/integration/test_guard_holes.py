@@ -10,7 +10,8 @@ Each attack here wrote where something else lived (or would have) before its fix
   with an io_uring, its own descriptor closed (the ring's fdinfo names the files now);
 - a fill of a directory whose filesystem holds another loop device's image, or which lives on
   a sparse file whose own filesystem has less room: the other loop's writes failed (a run
-  that may fill a filesystem is refused while something else needs its free space);
+  that may fill a filesystem is refused while something else needs its free space), also an
+  image in a btrfs subvolume not mounted on its own (its st_dev is in no mount);
 - a loop device at an offset over a device holding an unmounted filesystem or an md member:
   the labels at the device's start are not the target's (the devices below are read too).
 """
@@ -285,3 +286,16 @@ async def test_a_format_of_a_device_laid_over_the_lower_from_byte_0_is_that_ones
         with attached("-o", "16M", lower) as target:
             run = await bench(target, small("randrw"))
             assert run.state is RunState.COMPLETE, run.message
+
+
+async def test_a_fill_beside_a_loop_image_in_another_subvolume(tmp_path: Path) -> None:
+    """A btrfs subvolume not mounted on its own has a st_dev of its own that no mount shows:
+    a loop device's image there shares the free space of the pool the fill takes (btrfs
+    copies on write: every write to the image takes new blocks). Refused, naming it."""
+    require_tool("fio", "fio")
+    with btrfs_pool(tmp_path) as pool:
+        sh("btrfs", "subvolume", "create", str(pool / "vm"))
+        with attached(str(image(pool / "vm" / "disk.img", 32))) as guest:
+            run = await bench(str(pool), small("fill", file_bytes=16 * MIB))
+            assert run.state is RunState.REFUSED, run.message
+            assert f"{Path(guest).name} writes into {pool / 'vm' / 'disk.img'}" in run.message
