@@ -14,9 +14,10 @@ For every process but nastui's own and its tools (fio, dd, the write-sync-close 
   device node is still matched by the filesystem and inode of every node under /dev;
 - every file registered with an io_uring the process holds a descriptor of (its fdinfo's
   `UserFiles`), descriptor of the file closed or not: the ring reads and writes it. A name
-  that leads to no file is noted (`RING_FILES`). A ring whose own descriptor was closed
-  after IORING_REGISTER_RING_FDS, its rings in the process's own memory
-  (IORING_SETUP_NO_MMAP), shows nowhere in /proc: no look can see that one.
+  that leads to no file is noted (`RING_FILES`), and so is a ring the process maps but holds
+  no descriptor of (IORING_REGISTER_RING_FDS, then closed: /proc gives no way to its files;
+  map_files will not open one). A ring like that whose rings are in the process's own
+  memory (IORING_SETUP_NO_MMAP) shows nowhere in /proc: no look can see that one.
 
 A block device opened or mapped is a use of that device (a mapping: of its mapped bytes); a
 file or directory is a use of that file. Processes that cannot be looked at (another user's,
@@ -333,6 +334,7 @@ class _Scan:
     by_line: dict[tuple[str, str], Node | None] = field(default_factory=dict)  # None: unwanted
     nodes: dict[tuple[str, int], str] | None = None
     refused: set[str] = field(default_factory=set)  # what /proc refused of the process
+    rings: dict[str, bool] = field(default_factory=dict)  # io_uring inode -> its files read
 
     def add(self, node: Node, key: str, what: str, name: str, span: Span | None = None) -> None:
         """A use of `node`; `name` names a file for messages ("/proc/..." links are read)."""
@@ -378,7 +380,7 @@ class _Scan:
             for name, path, st in self.entries(f"{base}/fd"):
                 node = node_of(st)
                 if node is None and stat.S_IFMT(st.st_mode) == 0:  # an anonymous inode
-                    self.ring(pid, base, name, label)
+                    self.ring(pid, base, name, label, str(st.st_ino))
                 if node is None or not self.wanted(node):
                     continue
                 if isinstance(node, Block) and read_only(f"{base}/fdinfo/{name}"):
@@ -397,13 +399,14 @@ class _Scan:
                 if node is not None and self.wanted(node):
                     self.add(node, key, f"{what} of {label}", f"{base}/{which}")
 
-    def ring(self, pid: int, base: str, fd: str, label: _Label) -> None:
+    def ring(self, pid: int, base: str, fd: str, label: _Label, inode: str) -> None:
         """The files registered with descriptor `fd` when it is an io_uring: each a use, as
         an open descriptor would be (the process may write them through the ring). /proc
         names them by path only, as this process sees it, or as the process does (its root):
         one that leads nowhere is noted (`RING_FILES`), never dropped in silence."""
         if _link(f"{base}/fd/{fd}") != IO_URING:
             return
+        self.rings[inode] = True
         try:
             names = parse_ring_files(read_text_bounded(f"{base}/fdinfo/{fd}", FDINFO_LIMIT))
         except OSError:
@@ -447,6 +450,8 @@ class _Scan:
             if len(fields) < 5 or fields[4] == "0":
                 continue
             raw = (fields[3], fields[4])
+            if len(fields) > 5 and fields[5].strip() == IO_URING:
+                self.rings.setdefault(fields[4], False)  # read through a descriptor, or not
             if raw in done:
                 continue
             node = self.by_line.get(raw)
@@ -478,6 +483,7 @@ class _Scan:
             self.out.denied.append(str(label))
             return
         self.refused.clear()
+        self.rings.clear()
         files = set(_distinct(tasks, KCMP_FILES, self.kcmp))
         dirs = set(_distinct(tasks, KCMP_FS, self.kcmp))
         kernel = pid in self.kernel
@@ -492,6 +498,8 @@ class _Scan:
         # when the look began is read as what it is.
         if not kernel:
             self.maps(pid, label)
+        if not all(self.rings.values()):  # a ring mapped, its descriptor closed: files unknown
+            self.refused.add(RING_FILES)
         if self.refused:
             self.out.unseen.append(UnseenProcess(pid, label.comm, why_unseen(self.refused)))
 

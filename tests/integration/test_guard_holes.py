@@ -188,12 +188,17 @@ async def test_a_backing_file_held_only_in_an_io_uring(tmp_path: Path) -> None:
         refused_naming(run, changed, f"registered with an io_uring of pid {pid}", str(data))
 
 
-def test_a_deleted_file_in_an_io_uring_is_named_as_unseen(tmp_path: Path) -> None:
-    """A ring's file whose name leads nowhere (deleted) cannot be told: the process is named
-    in the unseen line, never dropped in silence."""
+@pytest.mark.parametrize("how", ["deleted", "ring-closed"])
+def test_an_io_uring_whose_files_cannot_be_told_is_named_as_unseen(
+    tmp_path: Path, how: str
+) -> None:
+    """A ring's file whose name leads nowhere (deleted), or a ring the process only maps (its
+    descriptor closed after registering it with the task), cannot be told: the process is
+    named in the unseen line, never dropped in silence."""
     data = image(tmp_path / "gone.img", 1)
-    with registered_in_io_uring(data) as pid:
-        data.unlink()
+    with registered_in_io_uring(data, ring_closed=how == "ring-closed") as pid:
+        if how == "deleted":
+            data.unlink()
         found = process_uses()
     unseen = [p for p in found.unseen if p.pid == pid]
     assert [p.why for p in unseen] == ["io_uring files unnamed"], found.unseen
