@@ -254,6 +254,31 @@ def mounted_elsewhere(device: str, where: Path) -> Iterator[int]:
         proc.wait()
 
 
+@contextlib.contextmanager
+def mounted_in_a_kept_namespace(device: str, where: Path, keep: Path) -> Iterator[Path]:
+    """`device` mounted at `where` in a mount namespace no process lives in: made by
+    `unshare --mount=FILE` (the namespace bound at a file under `keep`, a private mount), its
+    process gone; frozen (fsfreeze through nsenter) so that its bytes change only if someone
+    else writes them. No /proc/PID/mountinfo shows it; it ends when the file is unmounted."""
+    keep.mkdir(exist_ok=True)
+    where.mkdir(exist_ok=True)
+    enter = ("nsenter", f"--mount={keep / 'mnt'}")
+    sh("mount", "--bind", str(keep), str(keep))
+    try:
+        sh("mount", "--make-private", str(keep))
+        (keep / "mnt").touch()
+        sh("unshare", f"--mount={keep / 'mnt'}", "--propagation", "private",
+           "mount", device, str(where))  # fmt: skip
+        sh(*enter, "fsfreeze", "--freeze", str(where))
+        yield keep / "mnt"
+    finally:
+        subprocess.run(
+            [*enter, "fsfreeze", "--unfreeze", str(where)], capture_output=True, check=False
+        )
+        subprocess.run(["umount", str(keep / "mnt")], capture_output=True, check=False)
+        subprocess.run(["umount", str(keep)], capture_output=True, check=False)
+
+
 def refused_to_us(pid: int) -> bool:
     """Whether /proc refuses the descriptors of `pid` to this process (EACCES on the first)."""
     for entry in Path(f"/proc/{pid}/fd").iterdir():

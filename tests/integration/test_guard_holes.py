@@ -14,6 +14,9 @@ Each attack here wrote where something else lived (or would have) before its fix
   image in a btrfs subvolume not mounted on its own (its st_dev is in no mount);
 - a loop device at an offset over a device holding an unmounted filesystem or an md member:
   the labels at the device's start are not the target's (the devices below are read too).
+
+Already refused, but not covered before: a btrfs mounted only in a mount namespace no process
+lives in (the mounted member, the second member, a loop device over it at an offset).
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from tests.blocklab import (
     image,
     mkfs_ext4,
     mounted,
+    mounted_in_a_kept_namespace,
     opened,
     read_all,
     registered_in_io_uring,
@@ -304,3 +308,32 @@ async def test_a_fill_beside_a_loop_image_in_another_subvolume(tmp_path: Path) -
             run = await bench(str(pool), small("fill", file_bytes=16 * MIB))
             assert run.state is RunState.REFUSED, run.message
             assert f"{Path(guest).name} writes into {pool / 'vm' / 'disk.img'}" in run.message
+
+
+@pytest.mark.parametrize("target", ["the-member-mounted", "the-second-member", "a-loop-over-it"])
+async def test_a_btrfs_mounted_only_in_a_namespace_no_process_lives_in(
+    tmp_path: Path, target: str
+) -> None:
+    """Already refused (not covered before): a btrfs RAID1 mounted by its first device in a
+    mount namespace kept by `unshare --mount=FILE` alone; no process's mountinfo shows it.
+    The kernel's claim on its devices and their signatures still refuse every way in."""
+    require_tool("mkfs.btrfs", "btrfs-progs")
+    require_tool("unshare", "util-linux")
+    first, second = image(tmp_path / "a.img", 256), image(tmp_path / "b.img", 256)
+    with attached(str(first)) as one, attached(str(second)) as two:
+        sh("mkfs.btrfs", "-q", "-f", "-d", "raid1", "-m", "raid1", one, two)
+        with mounted_in_a_kept_namespace(one, tmp_path / "pool", tmp_path / "ns"):
+            before = read_all(first), read_all(second)
+            with contextlib.ExitStack() as stack:
+                path = {"the-member-mounted": one, "the-second-member": two}.get(target)
+                if path is None:
+                    path = stack.enter_context(attached("-o", "1M", one))
+                run = await bench(path, small("randrw"))
+
+                def changed() -> int:
+                    return sum(
+                        changed_bytes(b, read_all(i))
+                        for b, i in zip(before, (first, second), strict=True)
+                    )
+
+                refused_naming(run, changed, "btrfs")
