@@ -119,6 +119,13 @@ def sparse_files_below(stack: Stack, devs: tuple[str, ...], free: int | None) ->
     return list(dict.fromkeys(found))
 
 
+def directory_devs(root: Path, path: str, dev: str | None) -> tuple[str, ...]:
+    """The st_dev of a directory's files (`dev`) and that of the mount `path` is under (a
+    btrfs subvolume not mounted on its own has a st_dev of its own that no mount shows)."""
+    mount = mount_under(read_mounts(root), os.path.realpath(path))
+    return (*([dev] if dev else []), *([mount.devno] if mount is not None else []))
+
+
 def space_needs(root: Path, devs: tuple[str, ...], free: int | None) -> tuple[str, ...]:
     """Why taking the free space of a directory's filesystem (`free` bytes of it) would make
     something else fail its writes (see the module docstring); `devs`: the st_dev of the

@@ -17,11 +17,19 @@ from dataclasses import fields
 from pathlib import Path
 
 from nastui.collectors import runner
-from nastui.collectors.fio_target import TargetError, inspect_target, looked, whole_disk
+from nastui.collectors.fillroom import directory_devs, space_needs
+from nastui.collectors.fio_target import (
+    TargetError,
+    hung,
+    inspect_target,
+    looked,
+    on_daemon_thread,
+    whole_disk,
+)
 from nastui.collectors.iostat import read_counters
 from nastui.collectors.smart.json_report import parse_json
 from nastui.collectors.smart.reading import SmartReading
-from nastui.model import BenchTarget, UnseenProcess
+from nastui.model import BenchTarget, TargetKind, UnseenProcess
 from nastui.model.errors import ParseError
 
 SMART_TIMEOUT_S = 30.0
@@ -111,7 +119,10 @@ class LocalBenchHost:
 
     async def uses_now(self, target: BenchTarget) -> tuple[str, ...]:
         """Who else uses the target's footprint now, and whether it is still the footprint
-        inspected (`nastui.collectors.fio_target.looked`)."""
+        inspected (`nastui.collectors.fio_target.looked`); for a directory being filled, what
+        needs its filesystem's free space now (`nastui.collectors.fillroom`)."""
+        if target.kind is TargetKind.DIRECTORY:
+            return await self._space_now(target)
         if target.devno is None:
             return ()
         verdict = await looked(self.root, target.devno, WATCH_TIMEOUT_S, held_lowers(target))
@@ -123,6 +134,19 @@ class LocalBenchHost:
             now, was = "; ".join(verdict.footprint), "; ".join(target.footprint)
             uses += (f"what the target writes to changed: now {now} (was {was})",)
         return uses
+
+    async def _space_now(self, target: BenchTarget) -> tuple[str, ...]:
+        """What needs the free space of a directory target's filesystem now: a loop device
+        set up over a file there while the run fills it."""
+
+        def look() -> tuple[str, ...]:
+            devs = directory_devs(self.root, target.path, target.devno)
+            return space_needs(self.root, devs, target.free_bytes)
+
+        try:
+            return await on_daemon_thread(look, WATCH_TIMEOUT_S)
+        except TimeoutError:
+            return (hung(WATCH_TIMEOUT_S),)
 
     def unseen(self) -> tuple[UnseenProcess, ...]:
         """The processes the watch's last look could not look into."""

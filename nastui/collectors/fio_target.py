@@ -37,6 +37,7 @@ import unicodedata
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from nastui.collectors import runner
 from nastui.collectors.blockstack import (
@@ -47,7 +48,7 @@ from nastui.collectors.blockstack import (
     normal_root,
     open_device,
 )
-from nastui.collectors.fillroom import space_needs
+from nastui.collectors.fillroom import directory_devs, space_needs
 from nastui.collectors.labels import find_labels, zfs_pool_of
 from nastui.collectors.procuse import devno
 from nastui.collectors.sysfs import (
@@ -64,6 +65,7 @@ from nastui.core.footprint import Window
 from nastui.model import BenchTarget, TargetKind
 
 RunFn = Callable[..., Awaitable[runner.CommandResult]]
+T = TypeVar("T")
 PROBE_TIMEOUT_S = 15.0
 LOOK_TIMEOUT_S = 20.0  # a look at the stack stuck longer (a hung network filesystem) refuses
 MAX_WINDOWS = 16  # devices laid over the target whose ZFS labels are read (each up to 960 KiB)
@@ -193,41 +195,49 @@ def footprint_verdict(root: Path, number: str, held: frozenset[str] = frozenset(
     return Verdict(real.footprint, both, brief, windows, unseen, real.lowers, real.probes)
 
 
-async def looked(
-    root: Path, number: str, timeout: float = LOOK_TIMEOUT_S, held: frozenset[str] = frozenset()
-) -> Verdict:
-    """`footprint_verdict` on a daemon thread, given up after `timeout` seconds (the answer
-    then refuses: a look that never ends sees nothing). A daemon thread, not the executor's:
-    a look stuck in a hung filesystem must not keep nastui from exiting."""
+async def on_daemon_thread(look: Callable[[], T], timeout: float) -> T:
+    """`look()` on a daemon thread, given up after `timeout` seconds (TimeoutError). A daemon
+    thread, not the executor's: a look stuck in a hung filesystem must not keep nastui from
+    exiting."""
     loop = asyncio.get_running_loop()
-    answer: asyncio.Future[Verdict] = loop.create_future()
+    answer: asyncio.Future[T] = loop.create_future()
 
-    def look() -> None:
-        verdict, error = None, None
+    def run() -> None:
+        result, error = None, None
         try:
-            verdict = footprint_verdict(root, number, held)
+            result = look()
         except Exception as exc:  # handed to the awaiting task, which raises it
             error = exc
         with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
-            loop.call_soon_threadsafe(_settle, answer, verdict, error)
+            loop.call_soon_threadsafe(_settle, answer, result, error)
 
-    threading.Thread(target=look, name="nastui-guard-look", daemon=True).start()
+    threading.Thread(target=run, name="nastui-guard-look", daemon=True).start()
+    return await asyncio.wait_for(answer, timeout)
+
+
+def hung(timeout: float) -> str:
+    """Why a look given up on refuses, in words."""
+    return f"the look at what uses it did not finish within {timeout:g} s (a hung filesystem?)"
+
+
+async def looked(
+    root: Path, number: str, timeout: float = LOOK_TIMEOUT_S, held: frozenset[str] = frozenset()
+) -> Verdict:
+    """`footprint_verdict` on a daemon thread (`on_daemon_thread`), given up after `timeout`
+    seconds: the answer then refuses (a look that never ends sees nothing)."""
     try:
-        return await asyncio.wait_for(answer, timeout)
+        return await on_daemon_thread(lambda: footprint_verdict(root, number, held), timeout)
     except TimeoutError:
-        why = f"the look at what uses it did not finish within {timeout:g} s (a hung filesystem?)"
-        return Verdict((), (why,))
+        return Verdict((), (hung(timeout),))
 
 
-def _settle(
-    answer: asyncio.Future[Verdict], verdict: Verdict | None, exc: BaseException | None
-) -> None:
+def _settle(answer: asyncio.Future[T], result: T | None, exc: BaseException | None) -> None:
     if answer.done():
         return  # given up on already
     if exc is not None:
         answer.set_exception(exc)
-    elif verdict is not None:
-        answer.set_result(verdict)
+    elif result is not None:
+        answer.set_result(result)
 
 
 def _machine(root: Path, target: BenchTarget) -> BenchTarget:
@@ -321,7 +331,7 @@ def inspect_directory(path: str, fd: int, root: Path) -> BenchTarget:
         fs_type=mount.fs_type if mount else None,
         devno=devno(st.st_dev),
         inode=st.st_ino,
-        starved=space_needs(root, (devno(st.st_dev), *([mount.devno] if mount else [])), free),
+        starved=space_needs(root, directory_devs(root, real, devno(st.st_dev)), free),
     )
     return _machine(root, target)
 

@@ -11,7 +11,8 @@ Each attack here wrote where something else lived (or would have) before its fix
 - a fill of a directory whose filesystem holds another loop device's image, or which lives on
   a sparse file whose own filesystem has less room: the other loop's writes failed (a run
   that may fill a filesystem is refused while something else needs its free space), also an
-  image in a btrfs subvolume not mounted on its own (its st_dev is in no mount);
+  image in a btrfs subvolume not mounted on its own (its st_dev is in no mount), or one set up
+  while the fill runs (a directory being filled is watched now);
 - a loop device at an offset over a device holding an unmounted filesystem or an md member:
   the labels at the device's start are not the target's (the devices below are read too).
 
@@ -31,7 +32,7 @@ from pathlib import Path
 import pytest
 
 from nastui.bench.profiles import PROFILES
-from nastui.bench.runner import BenchRunner, Event, SampleReady
+from nastui.bench.runner import BenchRunner, Event, SampleReady, StepStarted
 from nastui.collectors.fio_host import LocalBenchHost
 from nastui.collectors.fio_target import inspect_target
 from nastui.collectors.procuse import process_uses
@@ -93,6 +94,12 @@ def btrfs_pool(tmp_path: Path) -> Iterator[Path]:
         sh("mkfs.btrfs", "-q", "-f", "-d", "raid1", "-m", "raid1", one, two)
         with mounted(one, tmp_path / "pool") as pool:
             yield pool
+
+
+def attach(*args: str) -> str:
+    """`losetup -f --show ARGS` (the caller detaches it)."""
+    argv = ["losetup", "-f", "--show", *args]
+    return subprocess.run(argv, capture_output=True, text=True, check=True).stdout.strip()
 
 
 def undo(*argv: str) -> None:
@@ -337,3 +344,27 @@ async def test_a_btrfs_mounted_only_in_a_namespace_no_process_lives_in(
                     )
 
                 refused_naming(run, changed, "btrfs")
+
+
+async def test_a_loop_image_set_up_on_the_filesystem_while_a_fill_runs(tmp_path: Path) -> None:
+    """A directory target was never watched: a loop device set up over a sparse image on
+    the filesystem as the fill began starved as above. The fill is watched now: stopped,
+    naming it, its files removed."""
+    require_tool("fio", "fio")
+    with image_on(tmp_path, "host", 512) as (_host, shared):
+        image(shared / "late.img", 128)
+        late: dict[str, str] = {}
+
+        def attach_late(event: Event) -> None:
+            if isinstance(event, StepStarted) and not late:
+                late["loop"] = attach(str(shared / "late.img"))
+
+        try:
+            run = await bench(str(shared), small("fill", file_bytes=16 * MIB), attach_late)
+        finally:
+            if late:
+                undo("losetup", "-d", late["loop"])
+        print(run.message)
+        assert run.state is RunState.REFUSED and "stopped by the guard" in run.message
+        assert f"{Path(late['loop']).name} writes into {shared / 'late.img'}" in run.message
+        assert entries(shared) == ["late.img", "lost+found"]
