@@ -15,6 +15,10 @@ fill profile, a custom job of unknown size) takes it from these too:
   less free space than the holes a fill could fill: the fill fills that one too (and then
   fails its own writes).
 
+A device target can do the same (`filled_by_device`): a loop device over a sparse file with
+more holes than its filesystem has room fills that filesystem as it is written, starving
+every other loop device whose file lives there.
+
 Each is one line naming the loop device, its file and what is mounted on it, and the fix.
 """
 
@@ -27,6 +31,8 @@ from pathlib import Path
 from nastui.collectors.blockstack import layout
 from nastui.collectors.sysfs import Mount, mount_under, read_mounts, read_text
 from nastui.core.footprint import Block, File, Stack, filesystem_of, footprint, loop_key
+
+ROOM_MARGIN = 64 << 20  # what a run is taken to leave free (the fill profile's margin)
 
 
 def devices_of(stack: Stack, devs: Iterable[str]) -> frozenset[str]:
@@ -60,9 +66,12 @@ def _mounted(stack: Stack, devno: str) -> str:
     return f" ({', '.join(whats[:3])})" if whats else ""
 
 
-def loops_living_on(stack: Stack, root: Path, devs: tuple[str, ...]) -> list[str]:
+def loops_living_on(
+    stack: Stack, root: Path, devs: tuple[str, ...], chain: frozenset[str] = frozenset()
+) -> list[str]:
     """Each writable loop device whose backing file lives in the free space of the
-    filesystem whose files have one of the st_dev `devs`, in words."""
+    filesystem whose files have one of the st_dev `devs`, in words; those whose link is in
+    `chain` (the target's own) left out."""
     mounts = read_mounts(root)
     found = []
     for device in stack.devices.values():
@@ -72,13 +81,15 @@ def loops_living_on(stack: Stack, root: Path, devs: tuple[str, ...]) -> list[str
             node = link.lower.node
             if not link.key.startswith(loop_key("")) or not isinstance(node, File):
                 continue
+            if link.key in chain:
+                continue
             name = stack.names.get(node) or f"file {node.ino}"
             if same_space(stack, file_space(stack, mounts, node, name), devs):
                 found.append(
                     f"{device.name}{_mounted(stack, device.devno)} writes into {name}, on "
-                    "this filesystem: a fill takes the free space its writes need, and the "
-                    f"kernel then fails them (data lost on {device.name}); detach it or make "
-                    "it read-only (losetup -r), or write a set --size with another profile"
+                    "that filesystem: with its free space taken the kernel fails those writes "
+                    f"(data lost on {device.name}); detach it or make it read-only "
+                    "(losetup -r), or write a set --size"
                 )
     return found
 
@@ -117,6 +128,28 @@ def sparse_files_below(stack: Stack, devs: tuple[str, ...], free: int | None) ->
                     "with another profile"
                 )
     return list(dict.fromkeys(found))
+
+
+def filled_by_device(root: Path, number: str) -> tuple[str, ...]:
+    """What fails its writes when writing device `number` fills the holes of a sparse file
+    its writes land in (a loop device over it) and that file's filesystem has no room for
+    them: each other writable loop device over a file in that free space, in words."""
+    stack = layout(root)
+    mounts = read_mounts(root)
+    found = []
+    for reach in footprint(stack, number):
+        node = reach.span.node
+        name = stack.names.get(node) if isinstance(node, File) else None
+        measured = _holes(name, node) if name and isinstance(node, File) else None
+        if name is None or not isinstance(node, File) or measured is None:
+            continue
+        holes, room = measured
+        if holes == 0 or holes < room - ROOM_MARGIN:
+            continue
+        where = f"{name} (the target's writes fill {holes} bytes of holes in it, {room} free)"
+        space = file_space(stack, mounts, node, name)
+        found += [f"{where}: {line}" for line in loops_living_on(stack, root, space, reach.chain)]
+    return tuple(dict.fromkeys(found))
 
 
 def directory_devs(root: Path, path: str, dev: str | None) -> tuple[str, ...]:

@@ -48,7 +48,7 @@ from nastui.collectors.blockstack import (
     normal_root,
     open_device,
 )
-from nastui.collectors.fillroom import directory_devs, space_needs
+from nastui.collectors.fillroom import directory_devs, filled_by_device, space_needs
 from nastui.collectors.labels import find_labels, zfs_pool_of
 from nastui.collectors.procuse import devno
 from nastui.collectors.sysfs import (
@@ -291,6 +291,7 @@ async def describe_device(
     sectors = read_int(root / "sys/class/block" / name / "size")
     uses = [*verdict.conflicts, *await _contents(path, opened, run, verdict.windows)]
     uses += await _lower_contents(verdict.probes, run)
+    uses += filled_by_device(root, number)
     target = BenchTarget(
         path=path,
         kind=TargetKind.DEVICE,

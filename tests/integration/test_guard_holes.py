@@ -12,7 +12,9 @@ Each attack here wrote where something else lived (or would have) before its fix
   a sparse file whose own filesystem has less room: the other loop's writes failed (a run
   that may fill a filesystem is refused while something else needs its free space), also an
   image in a btrfs subvolume not mounted on its own (its st_dev is in no mount), or one set up
-  while the fill runs (a directory being filled is watched now);
+  while the fill runs (a directory being filled is watched now), and the same through a
+  device: a loop device over a sparse file larger than its filesystem's room, beside another
+  loop device's image;
 - a loop device at an offset over a device holding an unmounted filesystem or an md member:
   the labels at the device's start are not the target's (the devices below are read too).
 
@@ -368,3 +370,20 @@ async def test_a_loop_image_set_up_on_the_filesystem_while_a_fill_runs(tmp_path:
         assert run.state is RunState.REFUSED and "stopped by the guard" in run.message
         assert f"{Path(late['loop']).name} writes into {shared / 'late.img'}" in run.message
         assert entries(shared) == ["late.img", "lost+found"]
+
+
+async def test_a_device_over_a_sparse_file_larger_than_its_filesystems_room(
+    tmp_path: Path,
+) -> None:
+    """The device form of the fill: the target, a loop device over a 512 MiB sparse file on a
+    256 MiB filesystem that also holds another loop device's image. Writing the target fills
+    that filesystem, and the other loop device's writes fail. Refused, naming it."""
+    with (
+        image_on(tmp_path, "host", 256) as (_host, shared),
+        image_on(shared, "guest", 64) as (guest, guest_mnt),
+        attached(str(image(shared / "target.img", 512))) as target,
+    ):
+        run = await bench(target, small("randrw"))
+        assert run.state is RunState.REFUSED and run.steps == (), run.message
+        assert f"{shared / 'target.img'} (the target's writes fill" in run.message
+        assert f"{Path(guest).name} (mounted at {guest_mnt} (ext4)) writes" in run.message
