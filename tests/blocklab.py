@@ -206,6 +206,35 @@ def mapped_then_closed(
     )
 
 
+def registered_in_io_uring(
+    path: str | Path, *, ring_closed: bool = False
+) -> contextlib.AbstractContextManager[int]:
+    """Another process with `path` open read-write only as a file registered with an io_uring
+    (IORING_REGISTER_FILES), its own descriptor of the file closed: /proc/PID/fd shows the
+    ring, not the file, and the ring may write it whenever it likes. `ring_closed`: the ring's
+    submission queue mapped, the ring registered with the task (IORING_REGISTER_RING_FDS) and
+    its descriptor closed too: only the mapping shows."""
+    close_ring = (
+        "libc.mmap.restype = ctypes.c_void_p\n"
+        "libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,"
+        " ctypes.c_int, ctypes.c_long]\n"
+        "assert libc.mmap(None, 4096, 3, 1, ring, 0) not in (None, 2**64 - 1)\n"  # SQ ring
+        "update = (ctypes.c_uint32 * 4)(0xFFFFFFFF, 0, ring, 0)\n"  # io_uring_rsrc_update
+        "assert libc.syscall(427, ring, 20, update, 1) == 1, os.strerror(ctypes.get_errno())\n"
+        "os.close(ring)\n"
+    )
+    return helper(
+        "import ctypes, os, time\nlibc = ctypes.CDLL(None, use_errno=True)\n"
+        "ring = libc.syscall(425, 4, ctypes.byref((ctypes.c_ubyte * 120)()))\n"  # setup
+        "assert ring >= 0, os.strerror(ctypes.get_errno())\n"
+        f"fd = os.open({str(path)!r}, os.O_RDWR)\n"
+        "files = (ctypes.c_int * 1)(fd)\n"
+        "assert libc.syscall(427, ring, 2, files, 1) == 0, os.strerror(ctypes.get_errno())\n"
+        f"os.close(fd)\n{close_ring if ring_closed else ''}"
+        "os.chdir('/')\nprint('ready', flush=True)\ntime.sleep(600)\n"
+    )
+
+
 @contextlib.contextmanager
 def mounted_elsewhere(device: str, where: Path) -> Iterator[int]:
     """`device` mounted at `where` in a mount namespace of its own (as a container would),
@@ -223,6 +252,31 @@ def mounted_elsewhere(device: str, where: Path) -> Iterator[int]:
     finally:
         proc.kill()
         proc.wait()
+
+
+@contextlib.contextmanager
+def mounted_in_a_kept_namespace(device: str, where: Path, keep: Path) -> Iterator[Path]:
+    """`device` mounted at `where` in a mount namespace no process lives in: made by
+    `unshare --mount=FILE` (the namespace bound at a file under `keep`, a private mount), its
+    process gone; frozen (fsfreeze through nsenter) so that its bytes change only if someone
+    else writes them. No /proc/PID/mountinfo shows it; it ends when the file is unmounted."""
+    keep.mkdir(exist_ok=True)
+    where.mkdir(exist_ok=True)
+    enter = ("nsenter", f"--mount={keep / 'mnt'}")
+    sh("mount", "--bind", str(keep), str(keep))
+    try:
+        sh("mount", "--make-private", str(keep))
+        (keep / "mnt").touch()
+        sh("unshare", f"--mount={keep / 'mnt'}", "--propagation", "private",
+           "mount", device, str(where))  # fmt: skip
+        sh(*enter, "fsfreeze", "--freeze", str(where))
+        yield keep / "mnt"
+    finally:
+        subprocess.run(
+            [*enter, "fsfreeze", "--unfreeze", str(where)], capture_output=True, check=False
+        )
+        subprocess.run(["umount", str(keep / "mnt")], capture_output=True, check=False)
+        subprocess.run(["umount", str(keep)], capture_output=True, check=False)
 
 
 def refused_to_us(pid: int) -> bool:

@@ -23,6 +23,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from nastui.bench.sizes import parse_size
+
 ENGINES = frozenset({"libaio"})  # what the built-in profiles use (nastui.bench.profiles)
 MAX_JOBS = 4096  # fio 3.33 refuses more ("error: maximum number of jobs reached")
 MAX_LINE = 4096  # characters in a line
@@ -285,6 +287,18 @@ def render(sections: tuple[Section, ...], filename: str | None) -> str:
         lines += [name if value is None else f"{name}={value}" for name, value in section.options]
         lines.append("")
     return "\n".join(lines)
+
+
+def job_space(text: str) -> int | None:
+    """The largest file a checked custom job makes (its sections' `size`: every job writes
+    the one target file); None when one is not a plain size (a percentage) or none is given."""
+    sizes = [
+        value for section in parse_job(text) for name, value in section.options if name == "size"
+    ]
+    try:
+        return max((parse_size(value or "") for value in sizes), default=None)
+    except ValueError:
+        return None
 
 
 def check_custom_job(text: str) -> str:

@@ -7,12 +7,15 @@ Five layers, each enough to refuse; `--confirm` overrides none of them:
    and every other user of any of it (mounts, holders, partitions, other loop devices over an
    overlapping range or the same file, swap, every task's descriptors, working directories and
    mappings, exports, exclusive claims); plus signatures and labels at every offset their
-   formats use. Anything found is in `BenchTarget.in_use` and `refusal` says no;
+   formats use, on the target and on the devices below it its loop devices write to raw.
+   Anything found is in `BenchTarget.in_use` and `refusal` says no;
 2. the confirmation: writing to a raw device needs its serial number typed (WWN, or the path
    for a device that reports neither), never just /dev/sdX, which changes between boots;
 3. the device, not a path: the path is resolved once, at the inspection, to a device number;
    `ExclusiveHold` opens it O_EXCL (refused if it is now another device) and keeps it open
-   for the whole run, so the kernel refuses mounts, swap, md, LVM and ZFS meanwhile; the tools
+   for the whole run, so the kernel refuses mounts, swap, md, LVM and ZFS meanwhile, and so
+   every device below it that its writes reach raw through a loop device, which the loop
+   device does not claim (`held_device`: a `btrfs device add` of one mid-run); the tools
    get `/proc/PID/fd/N` of that descriptor, a path nobody else can point elsewhere, and the
    device number is checked again after every step;
 4. the second look: once held, the device is inspected again (`BenchHost.in_use`), so a use
@@ -30,7 +33,9 @@ only file it names. Target names with whitespace or control characters are refus
 strips and splits names).
 Directory targets are written only inside a fresh directory made for the run (through a
 descriptor of the directory inspected; a name already taken is never reused, the next free one
-is made) and removed after.
+is made) and removed after. A run that may take (nearly) all of a directory's free space
+(`fills`: the fill profile, a custom job) is refused when something else needs that space to
+write (`BenchTarget.starved`: a loop device over a file on that filesystem).
 """
 
 from __future__ import annotations
@@ -44,9 +49,11 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from nastui.bench.fiojob import job_space
 from nastui.bench.jobs import Step, Tool
 from nastui.bench.names import MAX_TRIES, numbered
-from nastui.bench.profiles import plan
+from nastui.bench.profiles import FILL_MARGIN, plan
+from nastui.bench.sizes import parse_size
 from nastui.model import BenchSettings, BenchTarget, TargetKind, UnseenProcess
 
 FRESH_PREFIX = "nastui-bench-"
@@ -72,15 +79,57 @@ def writes(steps: Iterable[Step]) -> bool:
     return False
 
 
-def refusal(target: BenchTarget, *, writing: bool, confirm: str | None) -> str | None:
+def space(step: Step) -> int | None:
+    """How much of a directory's free space a step may take: its file's size (fio's `size`,
+    a custom job's largest `size`), else what it transfers; None when that is
+    not known."""
+    job = step.param("job")
+    if job is not None:
+        return job_space(job)
+    size = step.param("size")
+    if size is None:
+        return step.bytes_total
+    try:
+        return parse_size(size)
+    except ValueError:
+        return None
+
+
+def fills(steps: Iterable[Step], target: BenchTarget) -> bool:
+    """Whether a run's writes may take (nearly) all of a directory's free space: a writing
+    step that writes files until the filesystem is full (the fill profile's, `nrfiles` of
+    them), one whose size is not known (a custom job's in percent), or one that would leave
+    less than the margin the fill leaves."""
+    free = target.free_bytes
+    for step in steps:
+        if not writes((step,)):
+            continue
+        taken = space(step)
+        if taken is None or free is None or step.param("nrfiles") is not None:
+            return True
+        if taken >= free - FILL_MARGIN:
+            return True
+    return False
+
+
+def refusal(
+    target: BenchTarget, *, writing: bool, confirm: str | None, filling: bool = False
+) -> str | None:
     """Why a run on `target` must not start, in one line; None when it may.
 
     Args:
         target: as inspected.
         writing: whether the run writes.
         confirm: what the user typed to confirm raw writes (None: nothing typed).
+        filling: whether the run may take a directory's free space (`fills`).
     """
-    if target.kind is TargetKind.DIRECTORY or not writing:
+    if target.kind is TargetKind.DIRECTORY:
+        if not (writing and filling and target.starved):
+            return None
+        return f"{target.path}: the run may fill its filesystem, nothing written: " + "; ".join(
+            target.starved
+        )
+    if not writing:
         return None
     if target.in_use:
         return f"{target.path} is in use, nothing written: " + "; ".join(target.in_use)
@@ -159,11 +208,28 @@ def held_path(fd: int) -> str:
 
 class ExclusiveHold:
     """The target device opened (O_EXCL when `exclusive`) for as long as the run lasts, and
-    refused unless it is device `devno` when that is given."""
+    refused unless it is device `devno` when that is given; `below`: the target, when the
+    device held is one its writes reach through a loop device (for the messages)."""
 
-    def __init__(self, device: str, devno: str | None = None, *, exclusive: bool = True) -> None:
+    def __init__(
+        self,
+        device: str,
+        devno: str | None = None,
+        *,
+        exclusive: bool = True,
+        below: str | None = None,
+    ) -> None:
         self.device, self.devno, self.exclusive = device, devno, exclusive
+        self.below = below
         self._fd: int | None = None
+
+    @property
+    def _named(self) -> str:
+        """The device in words: "/dev/loop6" or "/dev/loop6 (the target /dev/loop7 writes to
+        it through a loop device)"."""
+        if self.below is None:
+            return self.device
+        return f"{self.device} (the target {self.below} writes to it through a loop device)"
 
     def __enter__(self) -> ExclusiveHold:
         flags = os.O_RDONLY | os.O_CLOEXEC | (os.O_EXCL if self.exclusive else 0)
@@ -172,10 +238,11 @@ class ExclusiveHold:
         except OSError as exc:
             if exc.errno == errno.EBUSY:
                 raise GuardRefused(
-                    f"{self.device} is busy (the kernel refused an exclusive open: mounted, "
-                    "swap, an md/LVM/ZFS member, or held by another program): nothing written"
+                    f"{self._named} is busy (the kernel refused an exclusive open: mounted, "
+                    "swap, an md/LVM/ZFS/btrfs member, or held by another program): "
+                    "nothing written"
                 ) from exc
-            raise GuardRefused(f"{self.device} cannot be opened: {exc.strerror}") from exc
+            raise GuardRefused(f"{self._named} cannot be opened: {exc.strerror}") from exc
         st = os.fstat(self._fd)
         if self.devno is not None and (
             not stat.S_ISBLK(st.st_mode) or _devno(st.st_rdev) != self.devno
@@ -183,7 +250,7 @@ class ExclusiveHold:
             self.__exit__()
             now = _devno(st.st_rdev) if stat.S_ISBLK(st.st_mode) else "something else"
             raise GuardRefused(
-                f"{self.device} now names {now}, not the device inspected ({self.devno}): "
+                f"{self._named} now names {now}, not the device inspected ({self.devno}): "
                 "nothing written"
             )
         return self
@@ -205,6 +272,21 @@ class ExclusiveHold:
             raise GuardRefused(f"{self.device} is not held")
         st = os.fstat(self._fd)
         return Place(held_path(self._fd), _devno(st.st_rdev) if stat.S_ISBLK(st.st_mode) else None)
+
+
+@contextlib.contextmanager
+def held_device(target: BenchTarget, *, writing: bool) -> Iterator[ExclusiveHold]:
+    """The target device held as inspected (`ExclusiveHold`, O_EXCL when `writing`) and, when
+    writing, every device below it that its writes reach raw through a loop device
+    (`BenchTarget.lowers`), O_EXCL too, for as long as the block lasts: a loop device claims
+    nothing under it, so a mount, a swapon, mkfs or `btrfs device add` of one of those would
+    otherwise go through while the run writes into it (the watch would only stop the run
+    afterwards)."""
+    with contextlib.ExitStack() as holds:
+        hold = holds.enter_context(ExclusiveHold(target.path, target.devno, exclusive=writing))
+        for path, number in target.lowers if writing else ():
+            holds.enter_context(ExclusiveHold(path, number, below=target.path))
+        yield hold
 
 
 def fresh_name(run_id: str) -> str:
@@ -292,7 +374,7 @@ def workspace(target: BenchTarget, run_id: str, *, writing: bool) -> Iterator[Pl
     the device itself, through the descriptor held (O_EXCL when the run writes), for a device.
     """
     if target.kind is TargetKind.DEVICE:
-        with ExclusiveHold(target.path, target.devno, exclusive=writing) as hold:
+        with held_device(target, writing=writing) as hold:
             yield hold.place
         return
     identity = None

@@ -12,7 +12,9 @@ measured so far saved. Cleanup runs in `finally`, on every way out.
 
 While a run writes to a device, the watch looks at the device's footprint every `WATCH_S`
 seconds (`BenchHost.uses_now`): a user that appears, or a footprint that changes, stops the
-tool the same way, and the run ends REFUSED with the reason and the partial result. A process
+tool the same way, and the run ends REFUSED with the reason and the partial result. A run
+that may fill a directory's filesystem (`fills`) is watched the same way for something that
+comes to need its free space (a loop device set up over a file there). A process
 the watch cannot look into (`BenchHost.unseen`) that the inspection could is said once
 (`ProcessUnseen`) and kept in the run's `target.unseen`; it does not stop the run.
 """
@@ -33,7 +35,15 @@ from typing import Protocol
 from nastui.bench import store
 from nastui.bench.cache import CacheError, WriteCacheSwitch
 from nastui.bench.fiojob import custom_job_text
-from nastui.bench.guard import GuardRefused, Place, refusal, unseen_line, workspace, writes
+from nastui.bench.guard import (
+    GuardRefused,
+    Place,
+    fills,
+    refusal,
+    unseen_line,
+    workspace,
+    writes,
+)
 from nastui.bench.host import BenchHost
 from nastui.bench.jobs import (
     CUSTOM_FILE,
@@ -283,7 +293,7 @@ class BenchRunner:
         except ValueError as exc:
             return self._end(base, RunState.REFUSED, str(exc))
         writing = writes(steps)
-        why = refusal(target, writing=writing, confirm=confirm)
+        why = refusal(target, writing=writing, confirm=confirm, filling=fills(steps, target))
         if why is not None:
             return self._end(base, RunState.REFUSED, why)
         before = await self.host.smart(target)
@@ -372,9 +382,11 @@ class BenchRunner:
 
     @contextlib.asynccontextmanager
     async def _watching(self, job: _Job, writing: bool) -> AsyncIterator[None]:
-        """While in the block, the watch runs (a device target being written)."""
+        """While in the block, the watch runs: a device target being written, or a directory
+        target being filled (what needs its free space: `fills`)."""
         target = job.base.target
-        if not writing or target.kind is not TargetKind.DEVICE:
+        device = target.kind is TargetKind.DEVICE
+        if not writing or not (device or fills(job.steps, target)):
             yield
             return
         watch = asyncio.ensure_future(self._watch(job))

@@ -91,9 +91,10 @@ def _target(raw: Mapping[str, Any]) -> BenchTarget:
         fields = {**ident, "transport": Transport(ident.get("transport", "unknown"))}
         identity = DriveIdentity(**fields)
     fields = {**raw, "kind": TargetKind(raw["kind"]), "identity": identity}
-    lists = {k: tuple(raw.get(k, ())) for k in ("in_use", "footprint")}
+    lists = {k: tuple(raw.get(k, ())) for k in ("in_use", "footprint", "starved")}
     unseen = tuple(UnseenProcess(**p) for p in raw.get("unseen", ()))
-    return BenchTarget(**{**fields, **lists, "unseen": unseen})
+    lowers = _pairs(raw.get("lowers", ()))
+    return BenchTarget(**{**fields, **lists, "unseen": unseen, "lowers": lowers})
 
 
 def _settings(raw: Mapping[str, Any]) -> BenchSettings:

@@ -18,7 +18,8 @@
 `inspect` then applies the footprint rule to a device number; on the real machine it also
 asks the kernel, with an exclusive open it lets go at once, whether a device the target's
 loop devices write to raw is claimed (mounted, swap, md, LVM, ZFS, btrfs): a claim that
-leaves no trace in sysfs. Nothing here writes.
+leaves no trace in sysfs. Those devices are in `Verdict.lowers`: a run holds them O_EXCL
+with the target, and its own looks then skip them (`held`). Nothing here writes.
 """
 
 from __future__ import annotations
@@ -60,6 +61,8 @@ from nastui.core.footprint import (
     holder_key,
     loop_key,
     loop_lowers,
+    probed_lowers,
+    reach_words,
     relevant,
     texts,
     windows,
@@ -351,6 +354,17 @@ def export_uses(view: _View) -> Iterator[tuple[Use, str]]:
                 yield Use(Span(node), f"nvmet {nqn}/{ns}", what), path
 
 
+def layout(root: Path) -> Stack:
+    """The block devices and the mounted filesystems under `root` with their mounts, no other
+    use: where files live (what needs a filesystem's free space, `nastui.collectors.fillroom`)."""
+    root = normal_root(root)
+    view = _View(root, is_real_root(root))
+    devices, names = read_devices(view)
+    table = read_text(root / "proc/self/mountinfo", TABLE_LIMIT) or ""
+    filesystems, uses = read_filesystems(view, every_mount(view, table), devices)
+    return Stack(devices, filesystems, tuple(uses), names)
+
+
 @dataclass(frozen=True, slots=True)
 class Seen:
     """The stack read, what could not be looked at (`denied`: processes of other users), the
@@ -411,10 +425,13 @@ def _claimed(name: str, number: str) -> str | None:
     return None
 
 
-def claims(stack: Stack, number: str) -> Iterator[Use]:
+def claims(stack: Stack, number: str, held: frozenset[str] = frozenset()) -> Iterator[Use]:
     """Devices the target's loop devices write to raw that the kernel has claimed for
-    someone: an exclusive open fails with EBUSY (let go at once when it succeeds)."""
+    someone: an exclusive open fails with EBUSY (let go at once when it succeeds). Those
+    this process holds O_EXCL itself (`held`: a run holds them) are claimed by nobody else."""
     for lower in loop_lowers(stack, number):
+        if lower in held:
+            continue
         device = stack.devices.get(lower)
         why = _claimed(device.name, lower) if device else None
         if why is not None:
@@ -433,6 +450,30 @@ class Verdict:
     brief: frozenset[str] = frozenset()
     windows: tuple[Window, ...] = ()
     unseen: tuple[UnseenProcess, ...] = ()
+    lowers: tuple[tuple[str, str], ...] = ()
+    probes: tuple[Probe, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Probe:
+    """A device below the target whose contents are read as the target's are
+    (`nastui.core.footprint.probed_lowers`): its kernel name, number, and how the target's
+    writes reach it in words, to put before what is found."""
+
+    name: str
+    devno: str
+    where: str
+
+
+def lowers_of(stack: Stack, number: str) -> tuple[tuple[str, str], ...]:
+    """(/dev path, device number) of each device the target's loop devices write to raw
+    (`nastui.core.footprint.loop_lowers`): a run holds them O_EXCL with the target."""
+    found = []
+    for lower in loop_lowers(stack, number):
+        device = stack.devices.get(lower)
+        if device is not None:
+            found.append((f"/dev/{device.name}", lower))
+    return tuple(found)
 
 
 def shortened(reasons: tuple[str, ...]) -> tuple[str, ...]:
@@ -442,12 +483,20 @@ def shortened(reasons: tuple[str, ...]) -> tuple[str, ...]:
     return (*reasons[: MAX_REASONS - 1], f"and {len(reasons) - MAX_REASONS + 1} more uses")
 
 
-def inspect(root: Path, number: str, *, real: bool, own: int | None = None) -> Verdict:
-    """The footprint of device `number` and its conflicts, read under `root`."""
+def inspect(
+    root: Path,
+    number: str,
+    *,
+    real: bool,
+    own: int | None = None,
+    held: frozenset[str] = frozenset(),
+) -> Verdict:
+    """The footprint of device `number` and its conflicts, read under `root` (`held`: the
+    devices below it this process holds O_EXCL, see `claims`)."""
     seen = read_stack(root, real=real, own=own, target=number)
     stack = seen.stack
     if real:
-        stack = stack.with_uses(claims(stack, number))
+        stack = stack.with_uses(claims(stack, number, held))
     found = conflicts(stack, number)
     reasons = texts(found) + seen.unread
     if seen.denied:
@@ -458,4 +507,16 @@ def inspect(root: Path, number: str, *, real: bool, own: int | None = None) -> V
         )
     reached = tuple(describe(stack, reach) for reach in footprint(stack, number))
     brief = frozenset(c.text for c in found if c.brief)
-    return Verdict(reached, shortened(reasons), brief, windows(stack, number), seen.unseen)
+    return Verdict(
+        reached,
+        shortened(reasons),
+        brief,
+        windows(stack, number),
+        seen.unseen,
+        lowers_of(stack, number),
+        tuple(
+            Probe(name, r.span.node.devno, reach_words(stack, r))
+            for name, r in probed_lowers(stack, number)
+            if isinstance(r.span.node, Block)
+        ),
+    )

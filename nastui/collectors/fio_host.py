@@ -17,11 +17,19 @@ from dataclasses import fields
 from pathlib import Path
 
 from nastui.collectors import runner
-from nastui.collectors.fio_target import TargetError, inspect_target, looked, whole_disk
+from nastui.collectors.fillroom import directory_devs, space_needs
+from nastui.collectors.fio_target import (
+    TargetError,
+    hung,
+    inspect_target,
+    looked,
+    on_daemon_thread,
+    whole_disk,
+)
 from nastui.collectors.iostat import read_counters
 from nastui.collectors.smart.json_report import parse_json
 from nastui.collectors.smart.reading import SmartReading
-from nastui.model import BenchTarget, UnseenProcess
+from nastui.model import BenchTarget, TargetKind, UnseenProcess
 from nastui.model.errors import ParseError
 
 SMART_TIMEOUT_S = 30.0
@@ -50,6 +58,12 @@ def smart_pairs(reading: SmartReading) -> Pairs:
             if value is not None:
                 pairs.append((f.name, str(value)))
     return tuple(pairs)
+
+
+def held_lowers(target: BenchTarget) -> frozenset[str]:
+    """The devices below `target` that a run holds O_EXCL with it (`BenchTarget.lowers`):
+    asked about while the run holds them, so their claim is the run's own."""
+    return frozenset(number for _path, number in target.lowers)
 
 
 class LocalBenchHost:
@@ -96,7 +110,7 @@ class LocalBenchHost:
     async def in_use(self, target: BenchTarget) -> tuple[str, ...]:
         """The target inspected again (`nastui.collectors.fio_target.inspect_target`)."""
         try:
-            again = await inspect_target(target.path, root=self.root)
+            again = await inspect_target(target.path, root=self.root, held=held_lowers(target))
         except TargetError as exc:
             return (str(exc),)
         if target.devno is not None and again.devno != target.devno:
@@ -105,10 +119,13 @@ class LocalBenchHost:
 
     async def uses_now(self, target: BenchTarget) -> tuple[str, ...]:
         """Who else uses the target's footprint now, and whether it is still the footprint
-        inspected (`nastui.collectors.fio_target.looked`)."""
+        inspected (`nastui.collectors.fio_target.looked`); for a directory being filled, what
+        needs its filesystem's free space now (`nastui.collectors.fillroom`)."""
+        if target.kind is TargetKind.DIRECTORY:
+            return await self._space_now(target)
         if target.devno is None:
             return ()
-        verdict = await looked(self.root, target.devno, WATCH_TIMEOUT_S)
+        verdict = await looked(self.root, target.devno, WATCH_TIMEOUT_S, held_lowers(target))
         self._unseen = verdict.unseen
         brief = verdict.brief & set(verdict.conflicts)
         uses = tuple(u for u in verdict.conflicts if u not in brief or u in self._brief)
@@ -117,6 +134,19 @@ class LocalBenchHost:
             now, was = "; ".join(verdict.footprint), "; ".join(target.footprint)
             uses += (f"what the target writes to changed: now {now} (was {was})",)
         return uses
+
+    async def _space_now(self, target: BenchTarget) -> tuple[str, ...]:
+        """What needs the free space of a directory target's filesystem now: a loop device
+        set up over a file there while the run fills it."""
+
+        def look() -> tuple[str, ...]:
+            devs = directory_devs(self.root, target.path, target.devno)
+            return space_needs(self.root, devs, target.free_bytes)
+
+        try:
+            return await on_daemon_thread(look, WATCH_TIMEOUT_S)
+        except TimeoutError:
+            return (hung(WATCH_TIMEOUT_S),)
 
     def unseen(self) -> tuple[UnseenProcess, ...]:
         """The processes the watch's last look could not look into."""

@@ -11,14 +11,17 @@ opened once, and everything after is read about what was opened, never the path 
   signatures (`blkid -p -o export`, `wipefs --no-act --json`, given /proc/PID/fd/N of the
   descriptor opened) and labels at every offset their formats use (`nastui.collectors.labels`:
   md 0.90/1.x, LVM at sectors 0-3, ZFS's four labels and their pool's name, bcache, LUKS,
-  swap, GPT backup); and the ZFS pool of each device laid over the target's bytes (its
-  partitions, a loop device over it at an offset: `Verdict.windows`), from its labels read
-  through the target at that device's offsets (a whole-disk vdev's labels are on partition 1);
+  swap, GPT backup), the same of each device below it that its loop devices write to raw
+  (`Verdict.probes`: an unmounted filesystem under a loop device at an offset); and the ZFS
+  pool of each device laid over the target's bytes (its partitions, a loop device over it at
+  an offset: `Verdict.windows`), from its labels read through the target at that device's
+  offsets (a whole-disk vdev's labels are on partition 1);
 `root` is normalized once ("//" is "/"); under a fake tree the real machine is checked as well,
 so `--root` can add reasons to refuse a real device but never remove one.
-and for a directory: its filesystem, size and free space, the device under it, and its own
-identity (`devno`, `inode`). Both get the machine's RAM and the ZFS ARC's maximum, for the
-page-cache warning. Nothing here writes.
+and for a directory: its filesystem, size and free space, the device under it, its own
+identity (`devno`, `inode`), and what would fail its writes if a run took that free space
+(`BenchTarget.starved`: `nastui.collectors.fillroom`). Both get the machine's RAM and the ZFS
+ARC's maximum, for the page-cache warning. Nothing here writes.
 """
 
 from __future__ import annotations
@@ -34,14 +37,24 @@ import unicodedata
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from nastui.collectors import runner
-from nastui.collectors.blockstack import Verdict, inspect, is_real_root, normal_root
+from nastui.collectors.blockstack import (
+    Probe,
+    Verdict,
+    inspect,
+    is_real_root,
+    normal_root,
+    open_device,
+)
+from nastui.collectors.fillroom import directory_devs, filled_by_device, space_needs
 from nastui.collectors.labels import find_labels, zfs_pool_of
 from nastui.collectors.procuse import devno
 from nastui.collectors.sysfs import (
     identity_of,
     links_by_target,
+    mount_under,
     read_int,
     read_mounts,
     read_table,
@@ -52,6 +65,7 @@ from nastui.core.footprint import Window
 from nastui.model import BenchTarget, TargetKind
 
 RunFn = Callable[..., Awaitable[runner.CommandResult]]
+T = TypeVar("T")
 PROBE_TIMEOUT_S = 15.0
 LOOK_TIMEOUT_S = 20.0  # a look at the stack stuck longer (a hung network filesystem) refuses
 MAX_WINDOWS = 16  # devices laid over the target whose ZFS labels are read (each up to 960 KiB)
@@ -165,52 +179,65 @@ async def _signatures(device: str, run: RunFn) -> list[str]:
     return found
 
 
-def footprint_verdict(root: Path, number: str) -> Verdict:
+def footprint_verdict(root: Path, number: str, held: frozenset[str] = frozenset()) -> Verdict:
     """The footprint rule for device `number`, seen under `root` and, when `root` is a fake
     tree, on the real machine too: `--root` never hides a use of a real device. The
-    footprint is the real machine's."""
+    footprint (and the devices below it to hold) is the real machine's. `held`: the devices
+    below the target that this process holds O_EXCL (a run's second look and watch)."""
     if is_real_root(root):
-        return inspect(root, number, real=True)
-    fake, real = inspect(root, number, real=False), inspect(Path("/"), number, real=True)
+        return inspect(root, number, real=True, held=held)
+    fake = inspect(root, number, real=False)
+    real = inspect(Path("/"), number, real=True, held=held)
     both = tuple(dict.fromkeys((*fake.conflicts, *real.conflicts)))
     windows = tuple(dict.fromkeys((*real.windows, *fake.windows)))
     unseen = tuple(dict.fromkeys((*real.unseen, *fake.unseen)))
-    return Verdict(real.footprint, both, fake.brief | real.brief, windows, unseen)
+    brief = fake.brief | real.brief
+    return Verdict(real.footprint, both, brief, windows, unseen, real.lowers, real.probes)
 
 
-async def looked(root: Path, number: str, timeout: float = LOOK_TIMEOUT_S) -> Verdict:
-    """`footprint_verdict` on a daemon thread, given up after `timeout` seconds (the answer
-    then refuses: a look that never ends sees nothing). A daemon thread, not the executor's:
-    a look stuck in a hung filesystem must not keep nastui from exiting."""
+async def on_daemon_thread(look: Callable[[], T], timeout: float) -> T:
+    """`look()` on a daemon thread, given up after `timeout` seconds (TimeoutError). A daemon
+    thread, not the executor's: a look stuck in a hung filesystem must not keep nastui from
+    exiting."""
     loop = asyncio.get_running_loop()
-    answer: asyncio.Future[Verdict] = loop.create_future()
+    answer: asyncio.Future[T] = loop.create_future()
 
-    def look() -> None:
-        verdict, error = None, None
+    def run() -> None:
+        result, error = None, None
         try:
-            verdict = footprint_verdict(root, number)
+            result = look()
         except Exception as exc:  # handed to the awaiting task, which raises it
             error = exc
         with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
-            loop.call_soon_threadsafe(_settle, answer, verdict, error)
+            loop.call_soon_threadsafe(_settle, answer, result, error)
 
-    threading.Thread(target=look, name="nastui-guard-look", daemon=True).start()
+    threading.Thread(target=run, name="nastui-guard-look", daemon=True).start()
+    return await asyncio.wait_for(answer, timeout)
+
+
+def hung(timeout: float) -> str:
+    """Why a look given up on refuses, in words."""
+    return f"the look at what uses it did not finish within {timeout:g} s (a hung filesystem?)"
+
+
+async def looked(
+    root: Path, number: str, timeout: float = LOOK_TIMEOUT_S, held: frozenset[str] = frozenset()
+) -> Verdict:
+    """`footprint_verdict` on a daemon thread (`on_daemon_thread`), given up after `timeout`
+    seconds: the answer then refuses (a look that never ends sees nothing)."""
     try:
-        return await asyncio.wait_for(answer, timeout)
+        return await on_daemon_thread(lambda: footprint_verdict(root, number, held), timeout)
     except TimeoutError:
-        why = f"the look at what uses it did not finish within {timeout:g} s (a hung filesystem?)"
-        return Verdict((), (why,))
+        return Verdict((), (hung(timeout),))
 
 
-def _settle(
-    answer: asyncio.Future[Verdict], verdict: Verdict | None, exc: BaseException | None
-) -> None:
+def _settle(answer: asyncio.Future[T], result: T | None, exc: BaseException | None) -> None:
     if answer.done():
         return  # given up on already
     if exc is not None:
         answer.set_exception(exc)
-    elif verdict is not None:
-        answer.set_result(verdict)
+    elif result is not None:
+        answer.set_result(result)
 
 
 def _machine(root: Path, target: BenchTarget) -> BenchTarget:
@@ -233,15 +260,38 @@ async def _contents(
     return uses + await _signatures(f"/proc/{os.getpid()}/fd/{opened.fd}", run)
 
 
-async def describe_device(path: str, opened: _Opened, root: Path, run: RunFn) -> BenchTarget:
+async def _lower_contents(probes: Sequence[Probe], run: RunFn) -> list[str]:
+    """Labels and signatures of each device below the target that its loop devices write to
+    raw (`Verdict.probes`; the first `MAX_WINDOWS`), each after how it is reached."""
+    found = []
+    for probe in probes[:MAX_WINDOWS]:
+        fd = open_device(probe.name, probe.devno)
+        if fd is None:
+            found.append(
+                f"{probe.where}: signatures not checked: /dev/{probe.name} cannot be opened"
+            )
+            continue
+        try:
+            seen = await _contents(f"/dev/{probe.name}", _Opened(fd, os.fstat(fd)), run)
+        finally:
+            os.close(fd)
+        found += [f"{probe.where}: {what}" for what in seen]
+    return found
+
+
+async def describe_device(
+    path: str, opened: _Opened, root: Path, run: RunFn, held: frozenset[str] = frozenset()
+) -> BenchTarget:
     """The block device opened: identity, size, footprint and every sign of use."""
     number = devno(opened.st.st_rdev)
     name = _block_name(root, number) or _block_name(Path("/"), number) or Path(path).name
     disk = whole_disk(root, name)
     links = links_by_target(root / "dev/disk/by-id").get(disk, [])
-    verdict = await looked(root, number)
+    verdict = await looked(root, number, held=held)
     sectors = read_int(root / "sys/class/block" / name / "size")
     uses = [*verdict.conflicts, *await _contents(path, opened, run, verdict.windows)]
+    uses += await _lower_contents(verdict.probes, run)
+    uses += filled_by_device(root, number)
     target = BenchTarget(
         path=path,
         kind=TargetKind.DEVICE,
@@ -253,6 +303,7 @@ async def describe_device(path: str, opened: _Opened, root: Path, run: RunFn) ->
         devno=number,
         footprint=verdict.footprint,
         unseen=verdict.unseen,
+        lowers=verdict.lowers,
     )
     return _machine(root, target)
 
@@ -261,11 +312,7 @@ def inspect_directory(path: str, fd: int, root: Path) -> BenchTarget:
     """The directory open as `fd`: its filesystem, space, the device under it, its identity."""
     st = os.fstat(fd)
     real = os.path.realpath(f"/proc/self/fd/{fd}")
-    mounts = read_mounts(root)
-    under = [
-        m for m in mounts if real == m.mountpoint or real.startswith(m.mountpoint.rstrip("/") + "/")
-    ]
-    mount = max(under, key=lambda m: len(m.mountpoint), default=None)
+    mount = mount_under(read_mounts(root), real)
     name = _block_name(root, devno(st.st_dev))
     if name is None and mount is not None and mount.source.startswith("/dev/"):
         name = Path(os.path.realpath(mount.source)).name
@@ -274,16 +321,18 @@ def inspect_directory(path: str, fd: int, root: Path) -> BenchTarget:
     if disk is not None and (root / "sys/class/block" / disk).exists():
         identity = identity_of(root, disk, links_by_target(root / "dev/disk/by-id").get(disk, []))
     vfs = os.statvfs(fd)
+    free = vfs.f_bavail * vfs.f_frsize
     target = BenchTarget(
         path=path,
         kind=TargetKind.DIRECTORY,
         dev=name,
         identity=identity,
         size_bytes=vfs.f_blocks * vfs.f_frsize,
-        free_bytes=vfs.f_bavail * vfs.f_frsize,
+        free_bytes=free,
         fs_type=mount.fs_type if mount else None,
         devno=devno(st.st_dev),
         inode=st.st_ino,
+        starved=space_needs(root, directory_devs(root, real, devno(st.st_dev)), free),
     )
     return _machine(root, target)
 
@@ -365,9 +414,14 @@ def _opened(path: str) -> Iterator[_Opened]:
 
 
 async def inspect_target(
-    path: str, *, root: Path = Path("/"), run: RunFn = runner.run
+    path: str,
+    *,
+    root: Path = Path("/"),
+    run: RunFn = runner.run,
+    held: frozenset[str] = frozenset(),
 ) -> BenchTarget:
-    """What `path` is and what uses it (see the module docstring).
+    """What `path` is and what uses it (see the module docstring); `held`: the devices below
+    it that this process holds O_EXCL (`BenchTarget.lowers`, a run's second look).
 
     Raises:
         TargetError: a name with whitespace or control characters; it does not exist, or is
@@ -378,7 +432,7 @@ async def inspect_target(
     with _opened(path) as opened:
         mode = opened.st.st_mode
         if stat.S_ISBLK(mode):
-            return await describe_device(path, opened, root, run)
+            return await describe_device(path, opened, root, run, held)
         if stat.S_ISDIR(mode) and opened.fd is not None:
             return inspect_directory(path, opened.fd, root)
     raise TargetError(

@@ -11,7 +11,13 @@ For every process but nastui's own and its tools (fio, dd, the write-sync-close 
 - every file mapping, descriptor closed or not: a mapping of a device node names the node's
   filesystem (devtmpfs) and inode in /proc/PID/maps, not the device, so each mapped object
   is followed through /proc/PID/map_files (root) to what it is; where that is refused, a
-  device node is still matched by the filesystem and inode of every node under /dev.
+  device node is still matched by the filesystem and inode of every node under /dev;
+- every file registered with an io_uring the process holds a descriptor of (its fdinfo's
+  `UserFiles`), descriptor of the file closed or not: the ring reads and writes it. A name
+  that leads to no file is noted (`RING_FILES`), and so is a ring the process maps but holds
+  no descriptor of (IORING_REGISTER_RING_FDS, then closed: /proc gives no way to its files;
+  map_files will not open one). A ring like that whose rings are in the process's own
+  memory (IORING_SETUP_NO_MMAP) shows nowhere in /proc: no look can see that one.
 
 A block device opened or mapped is a use of that device (a mapping: of its mapped bytes); a
 file or directory is a use of that file. Processes that cannot be looked at (another user's,
@@ -52,6 +58,9 @@ REFUSALS = (errno.EACCES, errno.EPERM)
 # What /proc may refuse of a task, in the order an `UnseenProcess.why` names them.
 DESCRIPTORS, DIRECTORIES, MAPS = "descriptors", "directories", "maps"
 _PARTS = (DESCRIPTORS, DIRECTORIES, MAPS)
+RING_FILES = "io_uring files"  # named by /proc only by a path that leads nowhere now
+IO_URING = "anon_inode:[io_uring]"
+FDINFO_LIMIT = 16 * MIB  # an io_uring's fdinfo lists every registered file (up to 2^20)
 
 
 def devno(raw: int) -> str:
@@ -228,10 +237,40 @@ class ProcessUses:
 
 
 def why_unseen(parts: Iterable[str]) -> str:
-    """What /proc refused, in words: "descriptors refused", "descriptors and maps refused"."""
+    """What /proc refused, in words: "descriptors refused", "descriptors and maps refused";
+    "io_uring files unnamed" when it named a file registered with an io_uring only by a path
+    that leads nowhere (deleted, or in another mount namespace)."""
+    parts = set(parts)
     named = [part for part in _PARTS if part in parts]
-    listed = named[0] if len(named) < 2 else f"{', '.join(named[:-1])} and {named[-1]}"
-    return f"{listed} refused"
+    said = []
+    if named:
+        listed = named[0] if len(named) < 2 else f"{', '.join(named[:-1])} and {named[-1]}"
+        said.append(f"{listed} refused")
+    if RING_FILES in parts:
+        said.append(f"{RING_FILES} unnamed")
+    return "; ".join(said)
+
+
+def parse_ring_files(fdinfo: str) -> list[str]:
+    """The files registered with an io_uring (IORING_REGISTER_FILES), from its fdinfo: a
+    process may close its own descriptor of each and still read and write them through the
+    ring, so /proc/PID/fd never shows them.
+
+    # Sample: UserFiles:\t2\n    0: /srv/disk.img\n    1: /dev/loop3\nUserBufs:\t0
+    """
+    found: list[str] = []
+    listing = False
+    for line in fdinfo.splitlines():
+        if line.startswith("UserFiles:"):
+            listing = True
+            continue
+        if listing and line[:1] in (" ", "\t"):
+            index, sep, name = line.strip().partition(": ")
+            if sep and index.isdigit() and name:
+                found.append(name)
+            continue
+        listing = False
+    return found
 
 
 Wanted = Callable[[Node], bool]
@@ -295,6 +334,7 @@ class _Scan:
     by_line: dict[tuple[str, str], Node | None] = field(default_factory=dict)  # None: unwanted
     nodes: dict[tuple[str, int], str] | None = None
     refused: set[str] = field(default_factory=set)  # what /proc refused of the process
+    rings: dict[str, bool] = field(default_factory=dict)  # io_uring inode -> its files read
 
     def add(self, node: Node, key: str, what: str, name: str, span: Span | None = None) -> None:
         """A use of `node`; `name` names a file for messages ("/proc/..." links are read)."""
@@ -339,6 +379,8 @@ class _Scan:
         if fds:
             for name, path, st in self.entries(f"{base}/fd"):
                 node = node_of(st)
+                if node is None and stat.S_IFMT(st.st_mode) == 0:  # an anonymous inode
+                    self.ring(pid, base, name, label, str(st.st_ino))
                 if node is None or not self.wanted(node):
                     continue
                 if isinstance(node, Block) and read_only(f"{base}/fdinfo/{name}"):
@@ -356,6 +398,28 @@ class _Scan:
                     continue
                 if node is not None and self.wanted(node):
                     self.add(node, key, f"{what} of {label}", f"{base}/{which}")
+
+    def ring(self, pid: int, base: str, fd: str, label: _Label, inode: str) -> None:
+        """The files registered with descriptor `fd` when it is an io_uring: each a use, as
+        an open descriptor would be (the process may write them through the ring). /proc
+        names them by path only, as this process sees it, or as the process does (its root):
+        one that leads nowhere is noted (`RING_FILES`), never dropped in silence."""
+        if _link(f"{base}/fd/{fd}") != IO_URING:
+            return
+        self.rings[inode] = True
+        try:
+            names = parse_ring_files(read_text_bounded(f"{base}/fdinfo/{fd}", FDINFO_LIMIT))
+        except OSError:
+            return  # closed meanwhile
+        for name in names:
+            if not name.startswith("/"):
+                continue  # a socket, a pipe, an anonymous inode: no file to write into
+            nodes = _ring_nodes(name, f"{self.proc}/{pid}/root")
+            if not nodes:
+                self.refused.add(RING_FILES)
+            for node in nodes:
+                if self.wanted(node):
+                    self.add(node, f"pid {pid}", f"registered with an io_uring of {label}", name)
 
     def mapping(self, pid: int, line: MapLine) -> Node | None:
         key = (line.dev, line.ino)
@@ -386,6 +450,8 @@ class _Scan:
             if len(fields) < 5 or fields[4] == "0":
                 continue
             raw = (fields[3], fields[4])
+            if len(fields) > 5 and fields[5].strip() == IO_URING:
+                self.rings.setdefault(fields[4], False)  # read through a descriptor, or not
             if raw in done:
                 continue
             node = self.by_line.get(raw)
@@ -417,6 +483,7 @@ class _Scan:
             self.out.denied.append(str(label))
             return
         self.refused.clear()
+        self.rings.clear()
         files = set(_distinct(tasks, KCMP_FILES, self.kcmp))
         dirs = set(_distinct(tasks, KCMP_FS, self.kcmp))
         kernel = pid in self.kernel
@@ -431,6 +498,8 @@ class _Scan:
         # when the look began is read as what it is.
         if not kernel:
             self.maps(pid, label)
+        if not all(self.rings.values()):  # a ring mapped, its descriptor closed: files unknown
+            self.refused.add(RING_FILES)
         if self.refused:
             self.out.unseen.append(UnseenProcess(pid, label.comm, why_unseen(self.refused)))
 
@@ -460,6 +529,20 @@ def read_only(fdinfo: Path | str) -> bool:
             except ValueError:
                 return False
     return False
+
+
+def _ring_nodes(name: str, root: str) -> set[Node]:
+    """What an io_uring's file named `name` is: as this process resolves the name, and as
+    the ring's process does (under its `root`); empty when neither leads to a file (deleted)."""
+    nodes: set[Node] = set()
+    if name.endswith(" (deleted)"):
+        return nodes
+    for where in (name, f"{root}{name}"):
+        with contextlib.suppress(OSError):
+            node = node_of(os.stat(where))  # noqa: PTH116
+            if node is not None:
+                nodes.add(node)
+    return nodes
 
 
 def _link(path: str) -> str:

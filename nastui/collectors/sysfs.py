@@ -21,7 +21,7 @@ their holders, where present):
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -278,6 +278,15 @@ def read_table(path: Path) -> str:
 def read_mounts(root: Path) -> list[Mount]:
     """Every mount of `root`'s /proc/self/mountinfo (none when it cannot be read)."""
     return parse_mountinfo(read_table(root / "proc/self/mountinfo"))
+
+
+def mount_under(mounts: Iterable[Mount], path: str) -> Mount | None:
+    """The mount a path (absolute, links resolved) is under: the longest mount point that is
+    the path or a directory above it (the last mounted there, when several are)."""
+    under = [
+        m for m in mounts if path == m.mountpoint or path.startswith(m.mountpoint.rstrip("/") + "/")
+    ]
+    return max(reversed(under), key=lambda m: len(m.mountpoint), default=None)
 
 
 def parse_mountinfo(text: str) -> list[Mount]:

@@ -330,6 +330,12 @@ def _where(stack: Stack, reach: Reach) -> str:
     return f" (the target writes to this {what}, bytes {span.start}-{end})"
 
 
+def reach_words(stack: Stack, reach: Reach) -> str:
+    """A reached node and how the target's writes reach it, in words: "loop3 (the target
+    writes to this device, bytes 1048576-33554432)"; the target's own name for itself."""
+    return f"{name_of(stack, reach.span.node)}{_where(stack, reach)}"
+
+
 def _raw_filesystem_uses(
     stack: Stack, reach: Reach, files: Mapping[str, list[tuple[File, Use]]]
 ) -> list[Conflict]:
@@ -343,10 +349,8 @@ def _raw_filesystem_uses(
             continue
         for file, use in uses:
             if use.key not in reach.chain and fs_key(dev) not in reach.chain:
-                text = (
-                    f"{name_of(stack, node)}{_where(stack, reach)}: a file on it "
-                    f"({name_of(stack, file)}): {use.what}"
-                )
+                name = name_of(stack, file)
+                text = f"{reach_words(stack, reach)}: a file on it ({name}): {use.what}"
                 found.append(Conflict(text, use.brief))
     return found
 
@@ -359,7 +363,7 @@ def conflicts(stack: Stack, devno: str) -> tuple[Conflict, ...]:
     found: list[Conflict] = []
     for reach in footprint(stack, devno):
         node = reach.span.node
-        here = f"{name_of(stack, node)}{_where(stack, reach)}"
+        here = reach_words(stack, reach)
         if isinstance(node, File):
             fs = filesystem_of(stack, node.dev)
             if fs is None or fs.devices is None:
@@ -418,6 +422,35 @@ def relevant(stack: Stack, devno: str) -> Relevant:
 def texts(found: Iterable[Conflict]) -> tuple[str, ...]:
     """The reasons in words."""
     return tuple(c.text for c in found)
+
+
+def _laid_at_start(stack: Stack, devno: str, chain: frozenset[str]) -> bool:
+    """Whether a device other than the chain's is laid linearly over device `devno` from its
+    byte 0 (a loop device over it at offset 0, its first partition at 0)."""
+    return any(
+        link.linear and link.key not in chain and link.lower.node == Block(devno)
+        for device in stack.devices.values()
+        for link in device.links
+        if link.lower.start == 0
+    )
+
+
+def probed_lowers(stack: Stack, devno: str) -> tuple[tuple[str, Reach], ...]:
+    """The devices below target `devno` that its loop devices write to raw, whose contents
+    (signatures, labels) are read as the target's are, each with how it is reached: an
+    unmounted filesystem, an LVM PV or an md member there is written over through a loop
+    device at an offset, and the target's own labels do not show it. One that another device
+    is laid over from its byte 0 is left out: what is found there is that device's, whose
+    use of the bytes the footprint weighs already."""
+    found: dict[str, tuple[str, Reach]] = {}
+    for reach in footprint(stack, devno):
+        node = reach.span.node
+        if not isinstance(node, Block) or not reach.key.startswith(loop_key("")):
+            continue
+        device = stack.devices.get(node.devno)
+        if device is not None and not _laid_at_start(stack, node.devno, reach.chain):
+            found.setdefault(node.devno, (device.name, reach))
+    return tuple(found.values())
 
 
 def loop_lowers(stack: Stack, devno: str) -> tuple[str, ...]:

@@ -87,6 +87,12 @@ class BenchTarget:
         unseen: the processes the guard could not look into (`UnseenProcess`): named before
             a run that writes, never a reason to refuse. In a finished run, also those the
             watch met while it wrote.
+        starved: for a directory, what would fail its writes if the run took the free space of
+            its filesystem (a loop device over a file on it, one line each): a run that may
+            fill it (`nastui.bench.guard.fills`) is refused.
+        lowers: (path, device number) of each device below the target that its writes reach
+            raw through a loop device, as inspected: a run that writes holds them O_EXCL with
+            the target (the kernel claims nothing under a loop device).
     """
 
     path: str
@@ -104,6 +110,8 @@ class BenchTarget:
     inode: int | None = None
     footprint: tuple[str, ...] = ()
     unseen: tuple[UnseenProcess, ...] = ()
+    lowers: tuple[tuple[str, str], ...] = ()
+    starved: tuple[str, ...] = ()
 
     @property
     def confirm_token(self) -> str:

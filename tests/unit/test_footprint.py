@@ -27,6 +27,8 @@ from nastui.core.footprint import (
     holder_key,
     loop_key,
     loop_lowers,
+    probed_lowers,
+    reach_words,
     relevant,
     texts,
     windows,
@@ -94,6 +96,21 @@ def test_a_free_loop_over_an_image() -> None:
         "/img/t.img bytes 0-16777216",
         "vda (holding the filesystem of the file above)",
     ]
+
+
+def test_the_devices_below_whose_contents_are_read() -> None:
+    """A device a loop device at an offset writes to raw is read for signatures as the target
+    is, unless another device is laid over it from its byte 0 (what is there is that one's)."""
+    lower = loop("loop1", "7:1", V_IMG, size=64 * M)
+    target = loop("loop2", "7:2", Block("7:1"), offset=M)
+    s = stack(lower, target)
+    probed = [(name, reach_words(s, r)) for name, r in probed_lowers(s, "7:2")]
+    assert probed == [("loop1", f"loop1 (the target writes to this device, bytes {M}-{17 * M})")]
+    assert probed_lowers(s, "7:1") == ()  # the image below it is a file: not a device to read
+    first = loop("loop3", "7:3", Block("7:1"), offset=0, size=M)
+    assert probed_lowers(stack(lower, target, first), "7:2") == ()
+    itself = loop("loop2", "7:2", Block("7:1"), offset=0)  # the target's own chain from 0
+    assert [n for n, _ in probed_lowers(stack(lower, itself), "7:2")] == ["loop1"]
 
 
 def test_a_loop_at_an_offset_on_a_mounted_loop() -> None:

@@ -14,10 +14,12 @@ from nastui.bench.guard import (
     FRESH_PREFIX,
     FreshDirectory,
     GuardRefused,
+    fills,
     refusal,
     workspace,
 )
 from nastui.bench.names import MAX_TRIES
+from nastui.bench.profiles import PROFILES, plan
 from nastui.collectors.fio_target import (
     parse_arc_max,
     parse_blkid,
@@ -40,6 +42,37 @@ def test_directories_and_reads_need_nothing() -> None:
     assert refusal(BenchTarget("/srv", TargetKind.DIRECTORY), writing=True, confirm=None) is None
     busy = dataclasses.replace(DEV, in_use=("mounted at /srv (ext4)",))
     assert refusal(busy, writing=False, confirm=None) is None
+
+
+def test_a_run_that_may_fill_a_directory_someone_needs_the_space_of() -> None:
+    """A fill, or a custom job of unknown size, refuses on a filesystem whose free space a
+    loop device needs; a run of a set size leaving room, or a read, does not."""
+    gib = 1 << 30
+    srv = BenchTarget("/srv", TargetKind.DIRECTORY, free_bytes=100 * gib)
+    starved = dataclasses.replace(srv, starved=("loop3 writes into /srv/vm.img",))
+    fill = dataclasses.replace(PROFILES["fill"].defaults, file_bytes=gib)
+    randrw = dataclasses.replace(PROFILES["randrw"].defaults, size_bytes=gib)
+    assert fills(plan(fill, srv), srv)
+    assert not fills(plan(randrw, srv), srv)
+    assert fills(plan(randrw, srv), dataclasses.replace(srv, free_bytes=gib))
+    for job, filling in (
+        ("size=8M", False),
+        ("size=200G", True),
+        ("size=50%", True),
+        ("", True),
+    ):
+        text = f"[global]\n{job}\n[j]\nrw=write\n"
+        custom = dataclasses.replace(PROFILES["custom"].defaults, job_text=text)
+        assert fills(plan(custom, srv), srv) is filling, job
+    assert not fills(plan(PROFILES["cdm"].defaults, srv), srv)
+    why = refusal(starved, writing=True, confirm=None, filling=True)
+    assert (
+        why
+        == "/srv: the run may fill its filesystem, nothing written: loop3 writes into /srv/vm.img"
+    )
+    assert refusal(starved, writing=True, confirm=None, filling=False) is None
+    assert refusal(srv, writing=True, confirm=None, filling=True) is None
+    assert refusal(starved, writing=False, confirm=None, filling=True) is None
 
 
 def test_device_in_use_is_refused_even_when_confirmed() -> None:

@@ -24,7 +24,7 @@ from nastui.bench.replay import ReplayHost, demo_recordings
 from nastui.bench.runner import BenchRunner, Event, ProcessUnseen, watch_footprint
 from nastui.collectors import procuse
 from nastui.collectors.blockstack import inspect
-from nastui.collectors.procuse import devno, process_uses, why_unseen
+from nastui.collectors.procuse import devno, parse_ring_files, process_uses, why_unseen
 from nastui.core.footprint import File
 from nastui.model import BenchRun, BenchTarget, RunState, TargetKind, UnseenProcess
 from nastui.safeio import read_text_bounded
@@ -120,6 +120,19 @@ def test_each_refused_part_is_named_and_a_process_gone_is_not(
 def test_why_in_words() -> None:
     assert why_unseen({procuse.MAPS, procuse.DESCRIPTORS}) == "descriptors and maps refused"
     assert why_unseen([procuse.DIRECTORIES]) == "directories refused"
+    assert why_unseen([procuse.RING_FILES]) == "io_uring files unnamed"
+    both = why_unseen([procuse.RING_FILES, procuse.MAPS])
+    assert both == "maps refused; io_uring files unnamed"
+
+
+def test_the_files_registered_with_an_io_uring() -> None:
+    fdinfo = (
+        "SqThread:\t-1\nUserFiles:\t3\n    0: /srv/disk.img\n    1: socket:[7061958]\n"
+        "    2: /tmp/gone (deleted)\nUserBufs:\t0\nPollList:\n"
+    )
+    names = parse_ring_files(fdinfo)
+    assert names == ["/srv/disk.img", "socket:[7061958]", "/tmp/gone (deleted)"]
+    assert parse_ring_files("UserFiles:\t0\nUserBufs:\t0\n") == []
 
 
 def test_the_verdict_carries_them_and_does_not_refuse(

@@ -91,7 +91,7 @@ async def test_a_read_only_probe_counts_when_a_second_look_still_sees_it(
         ]
     )
 
-    async def looked(root: Path, number: str, timeout: float) -> Verdict:
+    async def looked(root: Path, number: str, timeout: float, held: object = None) -> Verdict:
         return next(looks)
 
     monkeypatch.setattr(fio_host, "looked", looked)
@@ -112,7 +112,7 @@ async def test_a_look_that_hangs_refuses(monkeypatch: pytest.MonkeyPatch) -> Non
     refuses, and its thread is a daemon's, so nastui still exits."""
     release = threading.Event()
 
-    def stuck(root: Path, number: str) -> Verdict:
+    def stuck(root: Path, number: str, held: object = None) -> Verdict:
         release.wait(30)
         return Verdict((), ())
 
@@ -124,7 +124,7 @@ async def test_a_look_that_hangs_refuses(monkeypatch: pytest.MonkeyPatch) -> Non
     assert any(t.name == "nastui-guard-look" and t.daemon for t in threading.enumerate())
     release.set()
 
-    def broken(root: Path, number: str) -> Verdict:
+    def broken(root: Path, number: str, held: object = None) -> Verdict:
         raise OSError("boom")
 
     monkeypatch.setattr(fio_target, "footprint_verdict", broken)

@@ -1,8 +1,9 @@
 """Running the new drive's burn-in (`nastui swap burnin`) behind the benchmark's guard.
 
     inspect (its footprint: nothing stacked, mounted, open or signed: `inspect_target`) ->
-    hold it O_EXCL as the device number inspected (`ExclusiveHold`) -> inspect again, at the
-    held descriptor -> badblocks or fio write-and-verify (`nastui.swap.logic.burnin`) on
+    hold it O_EXCL as the device number inspected, with any device a loop device under it
+    writes to (`held_device`) -> inspect again, at the held descriptor -> badblocks or fio
+    write-and-verify (`nastui.swap.logic.burnin`) on
     /proc/PID/fd/N of that descriptor, a path nobody else can point elsewhere, with the
     benchmark's watch looking at the footprint every `WATCH_S` seconds -> passed / failed /
     stopped, one line
@@ -20,7 +21,7 @@ import dataclasses
 from collections.abc import Callable
 from pathlib import Path
 
-from nastui.bench.guard import ExclusiveHold, GuardRefused, unseen_line
+from nastui.bench.guard import GuardRefused, held_device, unseen_line
 from nastui.bench.runner import watch_footprint
 from nastui.collectors import runner
 from nastui.collectors.fio_host import LocalBenchHost
@@ -45,7 +46,7 @@ async def burn_in(
         return BurnIn(False, True, f"{device} is in use, nothing written: {uses}", argv)
     host = LocalBenchHost(root)
     try:
-        with ExclusiveHold(device, target.devno) as hold:
+        with held_device(target, writing=True) as hold:
             place = hold.place
             uses_now = await host.in_use(dataclasses.replace(target, path=place.path))
             if uses_now:
