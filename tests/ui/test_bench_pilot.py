@@ -46,6 +46,23 @@ async def open_bench(pilot: Pilot[int]) -> BenchScreen:
     return screen
 
 
+async def run_times(pilot: Pilot[int], times: int) -> None:
+    """Run the chosen profile `times` times, each to its end."""
+    for _ in range(times):
+        await pilot.press("r")
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+
+async def open_compare(pilot: Pilot[int]) -> BenchCompareScreen:
+    """The compare view, from the bench screen."""
+    await pilot.press("c")
+    await pilot.pause()
+    compare = pilot.app.screen
+    assert isinstance(compare, BenchCompareScreen)
+    return compare
+
+
 async def test_run_draws_graphs_and_saves(tmp_path: Path) -> None:
     app = app_with({"runs_dir": tmp_path})
     async with app.run_test(size=(80, 24)) as pilot:
@@ -162,14 +179,8 @@ async def test_compare_view_marks_and_metrics(tmp_path: Path) -> None:
     app = app_with({"runs_dir": tmp_path})
     async with app.run_test(size=(100, 30)) as pilot:
         await open_bench(pilot)
-        for _ in range(2):
-            await pilot.press("r")
-            await app.workers.wait_for_complete()
-            await pilot.pause()
-        await pilot.press("c")
-        await pilot.pause()
-        compare = app.screen
-        assert isinstance(compare, BenchCompareScreen)
+        await run_times(pilot, 2)
+        compare = await open_compare(pilot)
         assert len(compare.chosen()) == 2
         table = compare.query_one("#compare-table", TextPanel).plain
         assert "#2 IOPS" in table and "+8%" in table
@@ -219,18 +230,12 @@ async def test_demo_runs_keep_their_numbers_and_svgs_go_to_the_current_directory
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await open_bench(pilot)
         assert screen.source.runs_dir is None
-        for _ in range(3):
-            await pilot.press("r")
-            await app.workers.wait_for_complete()
-            await pilot.pause()
+        await run_times(pilot, 3)
         assert screen.status == (RunState.COMPLETE, "1 step complete")
         await pilot.press("x")
         await pilot.pause()
         assert len(found(tmp_path, "*-iops.svg")) == 1
-        await pilot.press("c")
-        await pilot.pause()
-        compare = app.screen
-        assert isinstance(compare, BenchCompareScreen)
+        compare = await open_compare(pilot)
         await pilot.press("up", "up", "space", "down", "space")  # mark #1, unmark #2
         await pilot.pause()
         assert compare.numbers() == [3, 1]
@@ -286,3 +291,27 @@ async def test_the_highlighted_choice_is_marked_in_text_not_only_by_colour() -> 
         await pilot.pause()
         form = app.screen.query_one("#options", TextPanel).plain.splitlines()
         assert form[0].startswith("> profile") and form[1].startswith("  ")
+
+
+async def test_svg_exports_never_replace_an_earlier_one(tmp_path: Path) -> None:
+    """Two comparisons led by the same run (#2 alone, then #2 against #1) are two files: the
+    second export used to write over the first under the same name."""
+    app = app_with({"runs_dir": tmp_path})
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_bench(pilot)
+        await run_times(pilot, 2)
+        await pilot.press("x", "x")  # the bench screen's export, twice
+        await pilot.pause()
+        assert len(found(tmp_path, "*-iops*.svg")) == 2
+        compare = await open_compare(pilot)
+        await pilot.press("up", "space")  # #2 alone
+        await pilot.pause()
+        assert compare.numbers() == [2]
+        await pilot.press("x")
+        await pilot.pause()
+        await pilot.press("space", "x")  # #2 against #1
+        await pilot.pause()
+        assert compare.numbers() == [2, 1]
+        svgs = sorted(found(tmp_path, "compare-*.svg"))
+        assert len(svgs) == 2, svgs
+        assert svgs[0].read_text(encoding="utf-8") != svgs[1].read_text(encoding="utf-8")

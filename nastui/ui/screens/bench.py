@@ -360,11 +360,6 @@ class BenchScreen(NasScreen):
             self.notify("no finished run to export yet", severity="warning")
             return
         run = self.runs[-1]
-        path = self.export_dir() / f"{run.run_id}-iops.svg"
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(runs_svg([run], METRICS["iops"]), encoding="utf-8")
-        except OSError as exc:
-            self.notify(f"{path}: {exc.strerror}", title="not written", severity="error")
-            return
-        self.notify(f"graph written to {path}")
+        from nastui.ui.screens.bench_compare import export_svg
+
+        export_svg(self, self.export_dir(), f"{run.run_id}-iops", runs_svg([run], METRICS["iops"]))
