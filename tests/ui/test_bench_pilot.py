@@ -75,6 +75,8 @@ async def test_run_draws_graphs_and_saves(tmp_path: Path) -> None:
         assert "randrw 4K 50/50 QD1" in screen.query_one("#bench-steps", TextPanel).plain
         iops = screen.query_one("#chart-iops", BenchChart).plain
         assert iops.startswith("IOPS  now 24k  mean 27k") and "█" in iops
+        # The latest sample's latency, not the step's in the table below: said so, as for IOPS.
+        assert screen.query_one("#chart-lat", BenchChart).plain.startswith("lat   now p50 ")
         assert "diskstats" in screen.query_one("#bench-now", TextPanel).plain
         assert len(found(tmp_path, "*.json")) == 1
         await pilot.press("x")
