@@ -36,6 +36,7 @@ from nastui.core.ack import ack_alert, ack_key
 from nastui.core.fleetview import fleet_alert_list
 from nastui.core.statefiles import state_dir
 from nastui.core.units import age
+from nastui.core.units import duration as span
 from nastui.history.db import HISTORY_FILE, History, HistoryError
 from nastui.model import Alert, FleetHost, HostSnapshot
 from nastui.notify import notifiers_from, send_test
@@ -190,9 +191,11 @@ def _ack(args: argparse.Namespace, out: TextIO) -> int:
     except StateError as exc:
         print(f"nastui: {exc}", file=sys.stderr)
         return exits.EX_CANTCREAT
-    value = f" at {ack.value}" if ack.value is not None else ""
-    until = f" for {args.duration / 86400:g} days" if args.duration else " until it grows or clears"
-    print(f"acknowledged {ack.key}{value}{until}", file=out)
+    # What stands now, in the alert's words: its bare value (a self-test's power-on hour,
+    # 56942) means nothing on its own.
+    now_is = f" ({alert.message})" if ack.value is not None else ""
+    until = f" for {span(args.duration)}" if args.duration else " until it grows or clears"
+    print(f"acknowledged {ack.key}{now_is}{until}", file=out)
     return exits.OK
 
 
