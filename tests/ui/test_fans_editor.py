@@ -16,6 +16,7 @@ from nastui.fans.io import FanWriter
 from nastui.model import CurvePoint
 from nastui.session import Source, open_session
 from nastui.ui.app import NastuiApp, make_app
+from nastui.ui.screens.base import key_bar
 from nastui.ui.screens.fans import FansScreen
 from nastui.ui.widgets.fancurve import CurveEditor
 from nastui.ui.widgets.textpanel import TextPanel
@@ -181,3 +182,12 @@ async def test_replay_over_history() -> None:
         replay = panel(app, "replay")
         assert replay.startswith("drives: 20 min, 41 steps: duty ")
         assert "\ntemp 3" in replay and "\nduty 0-100%  " in replay
+
+
+def test_the_footer_at_80_columns_names_save_undo_and_the_zone_key() -> None:
+    """At 80 columns the footer named the finer edits and left out `s save`, the key the
+    editor is for (and never named `u` undo)."""
+    footer = key_bar(FansScreen.KEYS, 80).plain
+    assert len(footer) <= 80
+    for item in ("<> point", "arrows move", "s save", "u undo", "z zone", "? help", "q quit"):
+        assert item in footer, footer

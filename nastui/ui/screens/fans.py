@@ -41,7 +41,9 @@ class FansScreen(NasScreen):
     """Fans, zones and the curve editor."""
 
     SCREEN_NAME = "fans"
-    KEYS = "<> point  arrows move  a/x add/del  [] hyst  m/M min  z zone  s save"
+    # What the footer keeps at 80 columns comes first: save, undo and the zone before the
+    # finer edits (help lists them all).
+    KEYS = "<> point  arrows move  s save  u undo  z zone  a/x add/del  [] hyst  m/M min"
     DEFAULT_CSS = f"""
     FansScreen #fans-main {{ height: 1fr; }}
     FansScreen #curve-panel {{ width: 1fr; height: 100%; }}
