@@ -101,6 +101,8 @@ async def test_hysteresis_min_duty_zones_and_undo(tmp_path: Path) -> None:
         await pilot.pause()
         assert "hyst 2.5  min 30%" in editor(app).plain
         assert "drives     40 °C ->  50%" in panel(app, "preview")
+        # the curves' answer, titled as such beside the fans' own duty (45 % on the demo)
+        assert app.screen.query_one("#preview").border_title == "curves give now"
         await pilot.press("u")  # one step: the last M
         assert "hyst 2.5  min 25%" in editor(app).plain
         await pilot.press("U")  # every unsaved edit

@@ -70,7 +70,9 @@ class FansScreen(NasScreen):
 
     def on_mount(self) -> None:
         self.query_one("#fan-list").border_title = "fans"
-        self.query_one("#preview").border_title = "duty now"
+        # What the edited curves give at today's temperatures, not the fans' duty (the list
+        # above shows that): "duty now" read as a second, different answer to it.
+        self.query_one("#preview").border_title = "curves give now"
         self.query_one("#replay").border_title = "replay over the stored history"
         super().on_mount()
         self._fit_chart()
