@@ -191,7 +191,7 @@ def test_real_fio_run_on_a_temp_directory(nastui_cmd: list[str], tmp_path: Path)
     args = ("run", "sweep", str(work), "--iodepth", "1,2", "--runtime", "1", "--size", "8M")
     done = bench(nastui_cmd, tmp_path / "runs", *args)
     assert "QD1 x1" in done.stdout and "QD2 x1" in done.stdout
-    assert "smaller than twice the RAM" in done.stdout
+    assert "of RAM: the page cache" in done.stdout
     assert list(work.iterdir()) == []
     data = json.loads(bench(nastui_cmd, tmp_path / "runs", "show", "last", "--json").stdout)
     assert data["run"]["target"]["kind"] == "directory"

@@ -317,3 +317,16 @@ async def test_svg_exports_never_replace_an_earlier_one(tmp_path: Path) -> None:
         svgs = sorted(found(tmp_path, "compare-*.svg"))
         assert len(svgs) == 2, svgs
         assert svgs[0].read_text(encoding="utf-8") != svgs[1].read_text(encoding="utf-8")
+
+
+async def test_the_demo_page_cache_warning_is_whole_at_80_columns() -> None:
+    """Every demo run on /tmp warns that the page cache may answer; at 80 columns the line was
+    cut before it said so ("...: reads may come ..."), and "twice the RAM (64.0 GiB)" read
+    as 64 GiB of RAM."""
+    app = demo_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_bench(pilot)
+        setup = screen.query_one("#bench-setup", TextPanel).plain
+        assert "! test file 1.0 GiB < 2 x the 32.0 GiB of RAM: the page cache may answer reads" in (
+            setup.splitlines()
+        )
