@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from nastui.bench.profiles import PROFILES
+from nastui.bench.profiles import DEFAULT_FILE, PROFILES
 from nastui.bench.sizes import size_label
 from nastui.model import BenchSettings
 
@@ -96,6 +96,15 @@ def options_for(profile: str) -> tuple[Option, ...]:
 def value_of(settings: BenchSettings, option: Option) -> Any:
     """The option's current value."""
     return getattr(settings, option.field)
+
+
+def value_text(option: Option, value: Any, *, device: bool) -> str:
+    """How `value` reads on a target that is a whole device or not: a test size left unset is
+    the whole device on a device, the default test file in a directory ("1G (default)"), as
+    the bench screen's settings line says."""
+    if option.field == "size_bytes" and value is None and not device:
+        return f"{size_label(DEFAULT_FILE)} (default)"
+    return option.text(value)
 
 
 def stepped(settings: BenchSettings, option: Option, step: int) -> BenchSettings:

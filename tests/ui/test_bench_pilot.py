@@ -106,6 +106,10 @@ async def test_options_form_changes_the_profile() -> None:
         await pilot.press("o")
         await pilot.pause()
         assert isinstance(app.screen, OptionsForm)
+        # On the demo's directory the unset size is the 1G test file the settings line shows,
+        # not "whole device" as the form said.
+        form = app.screen.query_one("#options", TextPanel).plain
+        assert "test size              < 1G (default) >" in form and "whole device" not in form
         await pilot.press("right", "down", "right", "enter")  # randrw -> wsc; size 1G -> 4G
         await pilot.pause()
         assert screen.settings.profile == "wsc"

@@ -306,7 +306,8 @@ class BenchScreen(NasScreen):
                 self.settings = settings
                 self.redraw()
 
-        self.app.push_screen(OptionsForm(self.settings), done)
+        device = self.target is not None and self.target.kind is Kind.DEVICE
+        self.app.push_screen(OptionsForm(self.settings, device=device), done)
 
     def action_target(self) -> None:
         """Pick or type a target."""
