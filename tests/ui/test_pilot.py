@@ -186,6 +186,10 @@ async def test_empty_and_missing_bays_in_detail() -> None:
         await pilot.pause()
         identity = app.screen.query_one("#identity", TextPanel).plain
         assert identity.startswith("bay 11 is empty; expected serial")
+        await pilot.press("a")  # the footer offers it: it said nothing at all
+        await pilot.pause()
+        notes = [n.message for n in app._notifications]
+        assert notes == ["bay 11: no drive here, nothing to acknowledge"]
 
 
 async def test_mouse_click_selects_a_bay() -> None:
