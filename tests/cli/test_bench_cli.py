@@ -254,3 +254,25 @@ def test_ctrl_c_stops_fio_and_keeps_the_partial_result(
     assert data["state"] == "interrupted"
     assert data["steps"][0]["read_iops"] > 0 and data["steps"][0]["seconds"] < 30
     assert list(work.iterdir()) == []
+
+
+def test_demo_runs_are_kept_in_the_demos_own_state(nastui_cmd: list[str], tmp_path: Path) -> None:
+    """`bench run --demo` saved a modelled drive's run among the machine's (/var/lib/nastui/bench
+    as root), where `nastui bench list` showed it as measured; it goes to the demo's state
+    directory now, where `bench list --demo` finds it. (The write itself is caught in a sandbox
+    by test_demo_footprint, which this test must not rely on running as root.)"""
+    kept = {"PATH", "PYTHONPATH", "LANG"}
+    env = {k: v for k, v in os.environ.items() if k in kept}
+    env |= {"HOME": str(tmp_path / "home"), "XDG_STATE_HOME": str(tmp_path / "state")}
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        argv = [*nastui_cmd, "bench", *args]
+        return subprocess.run(argv, capture_output=True, text=True, env=env, cwd=REPO, check=False)
+
+    done = run("run", "randrw", "--demo", "--runtime", "2", "--quiet")
+    assert done.returncode == 0, done.stderr
+    bench_dir = tmp_path / "state/nastui/demo/healthy-24-bay/bench"
+    assert [p.suffix for p in sorted(bench_dir.iterdir())] == [".csv", ".json"]
+    listed = run("list", "--demo").stdout
+    assert f"saved runs in {bench_dir}:" in listed and "  #1   " in listed
+    assert "no saved runs yet" in run("list", "--scenario", "mixed").stdout  # its own state
