@@ -276,3 +276,14 @@ def test_demo_runs_are_kept_in_the_demos_own_state(nastui_cmd: list[str], tmp_pa
     listed = run("list", "--demo").stdout
     assert f"saved runs in {bench_dir}:" in listed and "  #1   " in listed
     assert "no saved runs yet" in run("list", "--scenario", "mixed").stdout  # its own state
+
+
+def test_a_custom_runs_header_leaves_its_settings_to_the_job(
+    nastui_cmd: list[str], tmp_path: Path
+) -> None:
+    """The header said "size 1.0 GiB, direct on, refill on" for a job with direct=0."""
+    job = tmp_path / "buffered.fio"
+    job.write_text("[global]\ndirect=0\nruntime=2\ntime_based=1\nsize=64M\n\n[r]\nrw=read\n")
+    done = bench(nastui_cmd, tmp_path, "run", "custom", "--job", str(job), "--demo", "--quiet")
+    line = "profile custom: size, time, direct I/O and data: the job file's own"
+    assert line in done.stdout.splitlines(), done.stdout

@@ -334,3 +334,18 @@ async def test_the_demo_page_cache_warning_is_whole_at_80_columns() -> None:
         assert "! test file 1.0 GiB < 2 x the 32.0 GiB of RAM: the page cache may answer reads" in (
             setup.splitlines()
         )
+
+
+async def test_a_custom_job_does_not_show_settings_it_ignores() -> None:
+    """A custom job sets its own size, time, direct and data: the settings line went on saying
+    "size 1.0 GiB  time to the end  direct on" above a job with runtime=10."""
+    app = demo_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_bench(pilot)
+        await pilot.press("e")
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert screen.settings.profile == "custom"
+        lines = screen.query_one("#bench-setup", TextPanel).plain.splitlines()
+        assert lines[1] == "size, time, direct I/O and data: the job file's own (e shows it)"

@@ -44,7 +44,11 @@ def target_text(target: BenchTarget | None) -> str:
 
 
 def settings_text(settings: BenchSettings, *, device: bool) -> str:
-    """The settings that change the figures, in one line."""
+    """The settings that change the figures, in one line (a custom job's are its file's: the
+    size, time, direct and refill set here do not reach it)."""
+    if settings.profile == "custom":
+        matrix = "  cache on+off" if settings.cache_matrix else ""
+        return f"size, time, direct I/O and data: the job file's own (e shows it){matrix}"
     runtime = "to the end" if settings.runtime_s is None else f"{settings.runtime_s:g}s"
     whole = "whole device" if device else size(DEFAULT_FILE)
     parts = [
