@@ -54,6 +54,7 @@ def _sizes(value: Any) -> str:
 
 K, M = 1 << 10, 1 << 20
 FIO_TIMED = frozenset({"cdm", "sweep", "randrw"})
+JOB_SETS_ITS_OWN = frozenset(PROFILES) - {"custom"}  # a custom job's file sets these itself
 OPTIONS: tuple[Option, ...] = (
     Option("profile", "profile", tuple(PROFILES), str),
     Option(
@@ -65,8 +66,8 @@ OPTIONS: tuple[Option, ...] = (
     ),
     Option("runtime_s", "time per job", (None, 5.0, 10.0, 30.0, 60.0, 300.0), _secs, FIO_TIMED),
     Option("ramp_s", "ramp time", (0.0, 2.0, 5.0, 10.0), _secs, FIO_TIMED),
-    Option("direct", "direct I/O", (True, False), _on_off),
-    Option("refill", "incompressible data", (True, False), _on_off),
+    Option("direct", "direct I/O", (True, False), _on_off, JOB_SETS_ITS_OWN),
+    Option("refill", "incompressible data", (True, False), _on_off, JOB_SETS_ITS_OWN),
     Option("cache_matrix", "write cache on and off", (False, True), _on_off),
     Option(
         "iodepths",

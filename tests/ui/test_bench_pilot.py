@@ -349,3 +349,7 @@ async def test_a_custom_job_does_not_show_settings_it_ignores() -> None:
         assert screen.settings.profile == "custom"
         lines = screen.query_one("#bench-setup", TextPanel).plain.splitlines()
         assert lines[1] == "size, time, direct I/O and data: the job file's own (e shows it)"
+        await pilot.press("o")  # nor does the options dialog offer them
+        await pilot.pause()
+        form = app.screen.query_one("#options", TextPanel).plain
+        assert "profile" in form and "direct I/O" not in form and "incompressible" not in form
