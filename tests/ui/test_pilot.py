@@ -227,3 +227,16 @@ async def test_escape_leaves_help_for_the_screen_it_was_opened_from() -> None:
             await pilot.press("escape")
             await pilot.pause()
             assert isinstance(app.screen, before)
+
+
+def test_help_names_the_swap_screens_and_the_drive_lists_keys() -> None:
+    """The swap screen's footer offers s, r and a, and the drive list's up/down and Enter;
+    help, which says it lists every key, had neither screen."""
+    from nastui.core.glyphs import glyphs_for
+    from nastui.ui.render.panels import help_text
+
+    text = help_text(glyphs_for(True)).plain
+    swap = text.split("Swap (w)\n", 1)[1].split("\n\n", 1)[0]
+    assert [line.split()[0] for line in swap.splitlines()] == ["s", "r", "a"]
+    drives = text.split("Drive list (D)\n", 1)[1].split("\n\n", 1)[0]
+    assert "Enter" in drives and "up/down" in drives

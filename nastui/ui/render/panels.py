@@ -216,6 +216,21 @@ KEYS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
         ),
     ),
     (
+        "Drive list (D)",
+        (
+            ("up/down, j k", "choose a drive"),
+            ("Enter", "its drive detail (Esc back)"),
+        ),
+    ),
+    (
+        "Swap (w)",
+        (
+            ("s", "start: take the member offline, light the LED (asks first)"),
+            ("r", "type the new drive's serial (off its label) to replace onto it"),
+            ("a", "abort (asks first; an interrupted start is undone)"),
+        ),
+    ),
+    (
         "Pools",
         (
             ("Tab, left/right", "choose the pool"),
