@@ -34,6 +34,7 @@ from nastui.control import acks as ack_file
 from nastui.control.statefile import StateError
 from nastui.core.ack import ack_alert, ack_key
 from nastui.core.fleetview import fleet_alert_list
+from nastui.core.layout import EXAMPLE_HINT
 from nastui.core.statefiles import state_dir
 from nastui.core.units import age
 from nastui.core.units import duration as span
@@ -100,7 +101,7 @@ def _test(args: argparse.Namespace, out: TextIO) -> int:
         where = str(config.path) if config.path else "a configuration file"
         print(
             f"nastui: no notifier configured: add [alerts.email], exec or webhook to {where} "
-            "(see config.example.toml)",
+            f"({EXAMPLE_HINT})",
             file=sys.stderr,
         )
         return exits.EX_CONFIG

@@ -24,6 +24,7 @@ from nastui.core.fleetview import (
     ups_text,
 )
 from nastui.core.glyphs import Glyphs
+from nastui.core.layout import EXAMPLE_HINT
 from nastui.model import Drive, FleetHost, Health, HostSnapshot, Ups
 from nastui.ui.render.style import DIM, HEALTH_STYLE, LABEL, bar, degrees, fit
 
@@ -31,7 +32,7 @@ MARK = {Health.OK: "+", Health.WARNING: "!", Health.CRITICAL: "X", Health.UNKNOW
 CURSOR = "> "
 NO_HOSTS = (
     "no hosts configured: add a [[host]] table per NAS or UPS to the configuration "
-    "(see config.example.toml), then restart nastui"
+    f"({EXAMPLE_HINT}), then restart nastui"
 )
 _POOLS_MIN = 12
 _PROBLEM_MIN = 16
