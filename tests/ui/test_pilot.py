@@ -240,3 +240,18 @@ def test_help_names_the_swap_screens_and_the_drive_lists_keys() -> None:
     assert [line.split()[0] for line in swap.splitlines()] == ["s", "r", "a"]
     drives = text.split("Drive list (D)\n", 1)[1].split("\n\n", 1)[0]
     assert "Enter" in drives and "up/down" in drives
+
+
+async def test_the_alerts_strip_says_where_the_alerts_it_leaves_out_are() -> None:
+    """failing-drive in 8 lines leaves out archive's two pool alerts, a fleet host's: the strip
+    sent the operator to "p pools, Enter on a bay", where this box's screens never show them."""
+    from nastui.core.glyphs import glyphs_for
+    from nastui.ui.render.panels import alerts_text
+
+    app = demo_app("failing-drive")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        strip = alerts_text(app.snapshot, 8, 80, glyphs_for(True)).plain.splitlines()
+        assert strip[-1] == "... 2 more (H fleet)", strip
+        strip = alerts_text(app.snapshot, 4, 80, glyphs_for(True)).plain.splitlines()
+        assert strip[-1] == "... 6 more (p pools, Enter on a bay; H fleet)", strip

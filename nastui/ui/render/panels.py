@@ -125,7 +125,11 @@ def _alert_lines(
         text.append(f"{alert.health.short:<4} ", style=HEALTH_STYLE[alert.health])
         text.append(("\n     ").join(body))
     if len(wrapped) < len(alerts):
-        text.append(f"\n... {len(alerts) - len(wrapped)} more (p pools, Enter on a bay)", style=DIM)
+        rest = alerts[len(wrapped) :]
+        # where the rest are seen: this box's screens, or the fleet's for its hosts' alerts
+        local = sum(a.host in ("", snapshot.host) for a in rest)
+        where = ["p pools, Enter on a bay"] * bool(local) + ["H fleet"] * (local < len(rest))
+        text.append(f"\n... {len(rest)} more ({'; '.join(where)})", style=DIM)
     return text
 
 
