@@ -255,3 +255,24 @@ async def test_the_alerts_strip_says_where_the_alerts_it_leaves_out_are() -> Non
         assert strip[-1] == "... 2 more (H fleet)", strip
         strip = alerts_text(app.snapshot, 4, 80, glyphs_for(True)).plain.splitlines()
         assert strip[-1] == "... 6 more (p pools, Enter on a bay; H fleet)", strip
+
+
+async def test_the_thermal_panel_never_cuts_the_sleepers_count() -> None:
+    """sleeping at 80 columns: "hottest 40 C bay 1 sds  avg 36 C  ~", the count of drives
+    asleep cut to a mark that reads as a stale one (and to "2~" a little wider)."""
+    from nastui.core.glyphs import glyphs_for
+    from nastui.ui.render.panels import thermal_text
+
+    app = demo_app("sleeping")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.snapshot is not None
+        limits = app.session.config.thresholds
+        for width in range(30, 60):
+            first = thermal_text(app.snapshot, limits, width, glyphs_for(True)).plain
+            line = first.splitlines()[0]
+            assert len(line) <= width, (width, line)
+        first = thermal_text(app.snapshot, limits, 34, glyphs_for(True)).plain.splitlines()[0]
+        assert first == "hottest 40 C bay 1 sds  23 asleep"
+        wide = thermal_text(app.snapshot, limits, 60, glyphs_for(True)).plain.splitlines()[0]
+        assert wide == "hottest 40 C bay 1 sds  23 asleep  avg 36 C"

@@ -147,10 +147,15 @@ def thermal_text(
         text.append("hottest ", style=DIM)
         text.append(degrees(hot.temperature.celsius, glyphs), style=LABEL)
         text.append(f" {where}")
-        text.append(f"  avg {degrees(sum(temps) / len(temps), glyphs)}", style=DIM)
+    # Whole items after it, as room allows, the sleepers first (they explain stale readings):
+    # the panel cut "23 asleep" to "~", or to "2~" a little wider.
     counts = summary.drive_counts(snapshot)
-    if counts.standby:
-        text.append(f"  {counts.standby} asleep", style="blue")
+    extra = [(f"  {counts.standby} asleep", "blue")] if counts.standby else []
+    if temps:
+        extra.append((f"  avg {degrees(sum(temps) / len(temps), glyphs)}", DIM))
+    for item, style in extra:
+        if text.cell_len + len(item) <= width:
+            text.append(item, style=style)
     for fan in snapshot.fans:
         text.append("\n")
         rpm = f"{fan.rpm} rpm" if fan.rpm is not None else "? rpm"
