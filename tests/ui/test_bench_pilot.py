@@ -353,3 +353,23 @@ async def test_a_custom_job_does_not_show_settings_it_ignores() -> None:
         await pilot.pause()
         form = app.screen.query_one("#options", TextPanel).plain
         assert "profile" in form and "direct I/O" not in form and "incompressible" not in form
+
+
+async def test_a_typed_target_is_checked_and_shown_as_typed() -> None:
+    """The demo took any typed path as a directory ("/nope/[/]x" then ran and failed), and the
+    failure's notice, read as markup, ended the interface on a MarkupError traceback."""
+    app = demo_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        screen = await open_bench(pilot)
+        await pilot.press("t", "tab")
+        await pilot.press(*"/nope/[/]x", "enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.target is not None and screen.target.path == "/tmp"  # kept
+        note = app._notifications
+        messages = [n.message for n in note]
+        assert messages and messages[-1].startswith("/nope/[/]x: "), messages
+        assert "the demo takes a directory or one of its drives" in messages[-1]
+        await pilot.pause()
+        toast = app.screen.query_one("Toast").render()  # as markup: MarkupError, the app ended
+        assert "/nope/[/]x" in str(toast)
