@@ -21,6 +21,7 @@ from nastui.ui.screens.fans import FansScreen
 from nastui.ui.widgets.fancurve import CurveEditor
 from nastui.ui.widgets.textpanel import TextPanel
 from tests.ui.helpers import demo_app
+from tests.ui.screentext import screen_lines
 
 SIZE = (80, 24)
 CONFIG = """\
@@ -193,3 +194,17 @@ def test_the_footer_at_80_columns_names_save_undo_and_the_zone_key() -> None:
     assert len(footer) <= 80
     for item in ("<> point", "arrows move", "s save", "u undo", "z zone", "? help", "q quit"):
         assert item in footer, footer
+
+
+async def test_a_zone_name_is_shown_as_written(tmp_path: Path) -> None:
+    """The panel title took the zone's name as Textual markup: "cage [/] front" ended the
+    interface on a MarkupError, "[bold]" vanished."""
+    path = tmp_path / "config.toml"
+    path.write_text(CONFIG.replace('"drives"', '"cage [/] front"'))
+    app = make_app(open_session(Source(demo=True, config=path), {}), live=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("f")
+        await pilot.pause()
+        lines = screen_lines(app)
+        assert "zone cage [/] front 1/2: curve" in lines[1], lines[1]

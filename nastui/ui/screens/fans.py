@@ -15,6 +15,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.markup import escape
 
 from nastui.config import ConfigError
 from nastui.config.validate_fans import DEFAULT_CURVE
@@ -151,7 +152,8 @@ class FansScreen(NasScreen):
         where = f" {editor.index + 1}/{len(editor.zones)}" if len(editor.zones) > 1 else ""
         sources = "+".join(s.value for s in zone.sources)
         panel = self.query_one("#curve-panel")
-        panel.border_title = f"zone {zone.name}{where}: {zone.mode.value}, {sources}"
+        # The zone's name as written in the file, never read as markup ("cage [/]" raised)
+        panel.border_title = escape(f"zone {zone.name}{where}: {zone.mode.value}, {sources}")
         snapshot = self.nas.snapshot
         if snapshot is not None:
             self._preview(snapshot)
