@@ -36,9 +36,10 @@ from nastui.model import BenchRun, BenchSample, StepResult, TargetKind
 
 
 def console_for(out: TextIO, *, ascii_only: bool, color: bool) -> Console:
-    """A rich console on `out`: colours as asked, ASCII bars and boxes when asked."""
+    """A rich console on `out`: colours as asked, ASCII bars and boxes when asked; text as it
+    is (no emoji codes: a job line "root:x:0:0" was printed "root❌0:0")."""
     file: Any = AsciiStream(out) if ascii_only else out
-    return Console(file=file, no_color=not color, highlight=False, soft_wrap=True)
+    return Console(file=file, no_color=not color, highlight=False, soft_wrap=True, emoji=False)
 
 
 def figures(sample: BenchSample) -> str:

@@ -287,3 +287,12 @@ def test_a_custom_runs_header_leaves_its_settings_to_the_job(
     done = bench(nastui_cmd, tmp_path, "run", "custom", "--job", str(job), "--demo", "--quiet")
     line = "profile custom: size, time, direct I/O and data: the job file's own"
     assert line in done.stdout.splitlines(), done.stdout
+
+
+def test_text_is_printed_as_it_is_not_as_emoji_codes(nastui_cmd: list[str], tmp_path: Path) -> None:
+    """A refused job's line "root:x:0:0:root" was printed "root❌0:0:root" (rich's emoji codes)."""
+    job = tmp_path / "passwd.fio"
+    job.write_text("root:x:0:0:root:/root:/bin/bash\n")
+    done = bench(nastui_cmd, tmp_path, "run", "custom", "--job", str(job), "--demo", check=None)
+    assert "'root:x:0:0:root:/root:/bin/bash'" in done.stdout + done.stderr, done.stdout
+    assert "\u274c" not in done.stdout + done.stderr
