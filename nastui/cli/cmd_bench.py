@@ -25,7 +25,7 @@ from nastui import exits
 from nastui.bench import store
 from nastui.bench.bounds import bound_refusal
 from nastui.bench.compare import METRICS, describe
-from nastui.bench.fiojob import JOB_LIMIT
+from nastui.bench.fiojob import JOB_LIMIT, check_custom_job
 from nastui.bench.guard import plan_writes, unseen_note
 from nastui.bench.profiles import PROFILES
 from nastui.bench.replay import demo_target
@@ -200,7 +200,8 @@ def settings_from(args: argparse.Namespace) -> BenchSettings:
 
     Raises:
         ValueError: one line: a numeric option out of its bounds (`nastui.bench.bounds`) or
-            not a number, a custom profile without --job, a job file that cannot be read.
+            not a number, a custom profile without --job, a job file that cannot be read or
+            that the allowlist refuses.
     """
     settings = PROFILES[args.profile].defaults
     changes: dict[str, object] = {}
@@ -220,9 +221,13 @@ def settings_from(args: argparse.Namespace) -> BenchSettings:
         if args.job is None:
             raise ValueError("the custom profile needs --job FILE (a fio job file)")
         try:
-            changes["job_text"] = read_text_bounded(args.job, JOB_LIMIT)
+            changes["job_text"] = text = read_text_bounded(args.job, JOB_LIMIT)
         except OSError as exc:
             raise ValueError(f"{args.job}: {exc.strerror or exc}") from exc
+        try:  # refused here in one line, before a header and a run record that says "refused"
+            check_custom_job(text)
+        except ValueError as exc:
+            raise ValueError(f"{args.job}: {exc}") from exc
     return dataclasses.replace(settings, **changes)  # type: ignore[arg-type]
 
 

@@ -290,9 +290,14 @@ def test_a_custom_runs_header_leaves_its_settings_to_the_job(
 
 
 def test_text_is_printed_as_it_is_not_as_emoji_codes(nastui_cmd: list[str], tmp_path: Path) -> None:
-    """A refused job's line "root:x:0:0:root" was printed "root❌0:0:root" (rich's emoji codes)."""
+    """A refused job's line "root:x:0:0:root" was printed "root❌0:0:root" (rich's emoji codes);
+    and a job the allowlist refuses got a run header, "refused", and exit 77, the guard's."""
     job = tmp_path / "passwd.fio"
     job.write_text("root:x:0:0:root:/root:/bin/bash\n")
-    done = bench(nastui_cmd, tmp_path, "run", "custom", "--job", str(job), "--demo", check=None)
-    assert "'root:x:0:0:root:/root:/bin/bash'" in done.stdout + done.stderr, done.stdout
-    assert "\u274c" not in done.stdout + done.stderr
+    done = bench(nastui_cmd, tmp_path, "run", "custom", "--job", str(job), "--demo", check=64)
+    # one line, naming the file and its line, before anything runs
+    assert done.stdout == "" and not list(tmp_path.glob("*.json"))
+    assert done.stderr == (
+        f"nastui: {job}: line 1: 'root:x:0:0:root:/root:/bin/bash' is not a fio option a custom "
+        "job may set\n"
+    )
