@@ -298,11 +298,10 @@ def ups_detail(ups: Ups, width: int, glyphs: Glyphs) -> Text:
     return text
 
 
-def alerts_detail(
-    snapshot: HostSnapshot, width: int, glyphs: Glyphs, *, stale: bool = False
-) -> Text:
-    """Every unacknowledged alert, one per line, worst first; "no alerts" when all is well
-    (nothing when `stale`: an old snapshot's silence says nothing about now)."""
+def alerts_detail(snapshot: HostSnapshot, width: int, *, stale: bool = False) -> Text:
+    """Every unacknowledged alert, worst first, each whole (folded under itself: the drill-down
+    is where the whole text is read; cut, a UPS lost its "runtime left"); "no alerts" when all
+    is well (nothing when `stale`: an old snapshot's silence says nothing about now)."""
     alerts = [a for a in snapshot.alerts if not a.acknowledged]
     if not alerts:
         return Text("" if stale else "no alerts", style=HEALTH_STYLE[Health.OK])
@@ -310,5 +309,6 @@ def alerts_detail(
     for alert in alerts:
         text.append("\n")
         text.append(f"{alert.health.short:<4} ", style=HEALTH_STYLE[alert.health])
-        text.append(fit(f"{alert.name}: {alert.message}", max(10, width - 5), glyphs))
+        lines = textwrap.wrap(f"{alert.name}: {alert.message}", max(10, width - 5))
+        text.append("\n     ".join(lines))
     return text

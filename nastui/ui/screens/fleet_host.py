@@ -80,7 +80,7 @@ class FleetHostScreen(NasScreen):
                 panels[name].show(lambda w: Text(""))
             return
         stale = host.error is not None
-        panels["alerts"].show(lambda w: alerts_detail(remote, w, glyphs, stale=stale))
+        panels["alerts"].show(lambda w: alerts_detail(remote, w, stale=stale))
         panels["drives"].show(lambda w: drives_text(remote, w, glyphs))
         panels["pools"].show(lambda w: _pools(remote, w, self))
         panels["ups"].show(lambda w: _upses(remote, w, self))
