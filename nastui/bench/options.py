@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from nastui.bench.profiles import PROFILES
+from nastui.bench.profiles import DEFAULT_FILE, PROFILES
 from nastui.bench.sizes import size_label
 from nastui.model import BenchSettings
 
@@ -54,6 +54,7 @@ def _sizes(value: Any) -> str:
 
 K, M = 1 << 10, 1 << 20
 FIO_TIMED = frozenset({"cdm", "sweep", "randrw"})
+JOB_SETS_ITS_OWN = frozenset(PROFILES) - {"custom"}  # a custom job's file sets these itself
 OPTIONS: tuple[Option, ...] = (
     Option("profile", "profile", tuple(PROFILES), str),
     Option(
@@ -65,8 +66,8 @@ OPTIONS: tuple[Option, ...] = (
     ),
     Option("runtime_s", "time per job", (None, 5.0, 10.0, 30.0, 60.0, 300.0), _secs, FIO_TIMED),
     Option("ramp_s", "ramp time", (0.0, 2.0, 5.0, 10.0), _secs, FIO_TIMED),
-    Option("direct", "direct I/O", (True, False), _on_off),
-    Option("refill", "incompressible data", (True, False), _on_off),
+    Option("direct", "direct I/O", (True, False), _on_off, JOB_SETS_ITS_OWN),
+    Option("refill", "incompressible data", (True, False), _on_off, JOB_SETS_ITS_OWN),
     Option("cache_matrix", "write cache on and off", (False, True), _on_off),
     Option(
         "iodepths",
@@ -96,6 +97,15 @@ def options_for(profile: str) -> tuple[Option, ...]:
 def value_of(settings: BenchSettings, option: Option) -> Any:
     """The option's current value."""
     return getattr(settings, option.field)
+
+
+def value_text(option: Option, value: Any, *, device: bool) -> str:
+    """How `value` reads on a target that is a whole device or not: a test size left unset is
+    the whole device on a device, the default test file in a directory ("1G (default)"), as
+    the bench screen's settings line says."""
+    if option.field == "size_bytes" and value is None and not device:
+        return f"{size_label(DEFAULT_FILE)} (default)"
+    return option.text(value)
 
 
 def stepped(settings: BenchSettings, option: Option, step: int) -> BenchSettings:

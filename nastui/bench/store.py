@@ -4,7 +4,8 @@
     <runs dir>/<run id>.csv     kind,run_id,model,serial,firmware,profile,step,label,cache,...
 
 The runs directory is $NASTUI_BENCH_DIR, else `bench/` in nastui's state directory
-(/var/lib/nastui for root, ~/.local/state/nastui otherwise). Each CSV row carries the device's
+(/var/lib/nastui for root, ~/.local/state/nastui otherwise); the demo's runs go to its own
+state directory (`nastui.cli.cmd_bench`), never the machine's. Each CSV row carries the device's
 identity and the profile, so a spreadsheet of several runs needs no join. Files are written to a
 temporary name and renamed, so a run is either saved whole or not at all.
 """

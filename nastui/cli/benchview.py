@@ -36,9 +36,10 @@ from nastui.model import BenchRun, BenchSample, StepResult, TargetKind
 
 
 def console_for(out: TextIO, *, ascii_only: bool, color: bool) -> Console:
-    """A rich console on `out`: colours as asked, ASCII bars and boxes when asked."""
+    """A rich console on `out`: colours as asked, ASCII bars and boxes when asked; text as it
+    is (no emoji codes: a job line "root:x:0:0" was printed "root❌0:0")."""
     file: Any = AsciiStream(out) if ascii_only else out
-    return Console(file=file, no_color=not color, highlight=False, soft_wrap=True)
+    return Console(file=file, no_color=not color, highlight=False, soft_wrap=True, emoji=False)
 
 
 def figures(sample: BenchSample) -> str:
@@ -177,10 +178,14 @@ def header_lines(run: BenchRun) -> list[str]:
     lines.append(f"target {run.target.path} ({run.target.kind.value}) {who}".rstrip())
     s = run.settings
     whole = "whole device" if run.target.kind is TargetKind.DEVICE else size(DEFAULT_FILE)
-    lines.append(
-        f"profile {s.profile}: size {size(s.size_bytes, unknown=whole)}, "
+    settings = (
+        "size, time, direct I/O and data: the job file's own"  # nastui sets none of them
+        if s.profile == "custom"
+        else f"size {size(s.size_bytes, unknown=whole)}, "
         f"direct {'on' if s.direct else 'off'}, refill {'on' if s.refill else 'off'}"
-        + (", write-cache matrix" if s.cache_matrix else "")
+    )
+    lines.append(
+        f"profile {s.profile}: {settings}" + (", write-cache matrix" if s.cache_matrix else "")
     )
     lines += [f"warning: {w}" for w in run.warnings]
     note = unseen_note(run.settings, run.target)

@@ -34,8 +34,10 @@ from nastui.control import acks as ack_file
 from nastui.control.statefile import StateError
 from nastui.core.ack import ack_alert, ack_key
 from nastui.core.fleetview import fleet_alert_list
+from nastui.core.layout import EXAMPLE_HINT
 from nastui.core.statefiles import state_dir
 from nastui.core.units import age
+from nastui.core.units import duration as span
 from nastui.history.db import HISTORY_FILE, History, HistoryError
 from nastui.model import Alert, FleetHost, HostSnapshot
 from nastui.notify import notifiers_from, send_test
@@ -99,7 +101,7 @@ def _test(args: argparse.Namespace, out: TextIO) -> int:
         where = str(config.path) if config.path else "a configuration file"
         print(
             f"nastui: no notifier configured: add [alerts.email], exec or webhook to {where} "
-            "(see config.example.toml)",
+            f"({EXAMPLE_HINT})",
             file=sys.stderr,
         )
         return exits.EX_CONFIG
@@ -190,9 +192,11 @@ def _ack(args: argparse.Namespace, out: TextIO) -> int:
     except StateError as exc:
         print(f"nastui: {exc}", file=sys.stderr)
         return exits.EX_CANTCREAT
-    value = f" at {ack.value}" if ack.value is not None else ""
-    until = f" for {args.duration / 86400:g} days" if args.duration else " until it grows or clears"
-    print(f"acknowledged {ack.key}{value}{until}", file=out)
+    # What stands now, in the alert's words: its bare value (a self-test's power-on hour,
+    # 56942) means nothing on its own.
+    now_is = f" ({alert.message})" if ack.value is not None else ""
+    until = f" for {span(args.duration)}" if args.duration else " until it grows or clears"
+    print(f"acknowledged {ack.key}{now_is}{until}", file=out)
     return exits.OK
 
 

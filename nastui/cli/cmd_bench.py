@@ -25,7 +25,7 @@ from nastui import exits
 from nastui.bench import store
 from nastui.bench.bounds import bound_refusal
 from nastui.bench.compare import METRICS, describe
-from nastui.bench.fiojob import JOB_LIMIT
+from nastui.bench.fiojob import JOB_LIMIT, check_custom_job
 from nastui.bench.guard import plan_writes, unseen_note
 from nastui.bench.profiles import PROFILES
 from nastui.bench.replay import demo_target
@@ -44,6 +44,7 @@ from nastui.cli.command import glyphs_of, poll_once, use_color, write_json
 from nastui.collectors.fio_host import LocalBenchHost
 from nastui.collectors.fio_target import TargetError, check_directory, inspect_target
 from nastui.core.drivename import DRIVE_NAMES, find_drive
+from nastui.core.statefiles import demo_state_dir
 from nastui.model import BenchRun, BenchSettings, BenchTarget, Drive, RunState, TargetKind
 from nastui.model.errors import ParseError
 from nastui.safeio import read_text_bounded
@@ -153,8 +154,23 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     return action[args.bench_command](args, out)
 
 
-def _runs_dir(args: argparse.Namespace) -> Path:
-    return args.runs or store.runs_dir(os.environ, os.geteuid())
+def _runs_dir(args: argparse.Namespace) -> Path | None:
+    """Where runs are saved and looked up: --runs, $NASTUI_BENCH_DIR; on the demo its own state
+    directory's `bench` (None where it keeps none), never the machine's: a modelled drive's
+    run among them would read as measured, and root's is /var/lib/nastui."""
+    if args.runs or os.environ.get("NASTUI_BENCH_DIR") or not args.demo:
+        return args.runs or store.runs_dir(os.environ, os.geteuid())
+    from nastui.sim.scenarios import DEFAULT_SCENARIO, get_scenario
+
+    scenario = get_scenario(args.scenario or DEFAULT_SCENARIO).name
+    demo = demo_state_dir(os.environ, scenario)
+    return demo / "bench" if demo is not None else None
+
+
+def _saved(args: argparse.Namespace) -> tuple[Path | None, list[BenchRun]]:
+    """The runs directory and the runs saved in it, oldest first."""
+    directory = _runs_dir(args)
+    return directory, store.list_runs(directory) if directory and directory.is_dir() else []
 
 
 def _fail(message: str, code: int) -> int:
@@ -163,7 +179,7 @@ def _fail(message: str, code: int) -> int:
 
 
 def _list(args: argparse.Namespace, out: TextIO) -> int:
-    saved = store.list_runs(_runs_dir(args)) if _runs_dir(args).is_dir() else []
+    directory, saved = _saved(args)
     if args.json:
         profiles = [
             {"name": p.name, "title": p.title, "summary": p.summary} for p in PROFILES.values()
@@ -173,7 +189,7 @@ def _list(args: argparse.Namespace, out: TextIO) -> int:
     out.write("profiles:\n")
     for p in PROFILES.values():
         out.write(f"  {p.name:<7} {p.summary}\n")
-    out.write(f"\nsaved runs in {_runs_dir(args)}:\n" if saved else "\nno saved runs yet\n")
+    out.write(f"\nsaved runs in {directory}:\n" if saved else "\nno saved runs yet\n")
     for number, saved_run in enumerate(saved, 1):
         out.write(f"  #{number:<3} {describe(saved_run)}\n")
     return exits.OK
@@ -184,7 +200,8 @@ def settings_from(args: argparse.Namespace) -> BenchSettings:
 
     Raises:
         ValueError: one line: a numeric option out of its bounds (`nastui.bench.bounds`) or
-            not a number, a custom profile without --job, a job file that cannot be read.
+            not a number, a custom profile without --job, a job file that cannot be read or
+            that the allowlist refuses.
     """
     settings = PROFILES[args.profile].defaults
     changes: dict[str, object] = {}
@@ -204,9 +221,13 @@ def settings_from(args: argparse.Namespace) -> BenchSettings:
         if args.job is None:
             raise ValueError("the custom profile needs --job FILE (a fio job file)")
         try:
-            changes["job_text"] = read_text_bounded(args.job, JOB_LIMIT)
+            changes["job_text"] = text = read_text_bounded(args.job, JOB_LIMIT)
         except OSError as exc:
             raise ValueError(f"{args.job}: {exc.strerror or exc}") from exc
+        try:  # refused here in one line, before a header and a run record that says "refused"
+            check_custom_job(text)
+        except ValueError as exc:
+            raise ValueError(f"{args.job}: {exc}") from exc
     return dataclasses.replace(settings, **changes)  # type: ignore[arg-type]
 
 
@@ -311,7 +332,10 @@ def _report(result: BenchRun, console: Console, *, ascii_only: bool) -> None:
 
 
 def _load(args: argparse.Namespace, ref: str) -> BenchRun:
-    return store.find(_runs_dir(args), ref)
+    directory = _runs_dir(args)
+    if directory is None:  # the demo without a state directory: it saves nothing
+        raise LookupError(f"no saved runs: the demo keeps none here, so there is no {ref}")
+    return store.find(directory, ref)
 
 
 def _show(args: argparse.Namespace, out: TextIO) -> int:
@@ -348,8 +372,7 @@ def _svg(args: argparse.Namespace, runs: list[BenchRun]) -> int:
 def _numbers(args: argparse.Namespace, runs: list[BenchRun]) -> list[int]:
     """Each run's own number, as `bench list` shows it (a run from elsewhere, named by its
     file, numbered after the saved ones)."""
-    directory = _runs_dir(args)
-    saved = store.list_runs(directory) if directory.is_dir() else []
+    saved = _saved(args)[1]
     own = {r.run_id: n for n, r in enumerate(saved, 1)}
     extra = iter(range(len(saved) + 1, len(saved) + len(runs) + 1))
     return [own[r.run_id] if r.run_id in own else next(extra) for r in runs]

@@ -90,7 +90,7 @@ class _Bar:
             TaskProgressColumn(),
             TimeElapsedColumn(),
             TextColumn("{task.fields[figures]}"),
-            console=Console(file=out),
+            console=Console(file=out, emoji=False),  # a pool named "a:x:b" stays so
             disable=not self.tty,
         )
         self.task = self.progress.add_task(label, total=100.0, figures="waiting")

@@ -112,9 +112,10 @@ def config_text(path: Path) -> str:
     except UnsafeFileError as exc:  # a FIFO, /dev/zero, a directory, a file too big
         raise ConfigError(path, None, "", str(exc)) from None
     except OSError as exc:
-        raise ConfigError(path, None, "", f"cannot read {path.name}: {exc.strerror}") from None
+        # The whole path: "config.toml" alone does not say whether /etc/nastui's or the user's
+        raise ConfigError(path, None, "", f"cannot read {path}: {exc.strerror}") from None
     except UnicodeDecodeError as exc:
-        message = f"cannot read {path.name}: not UTF-8 text (byte {exc.start})"
+        message = f"cannot read {path}: not UTF-8 text (byte {exc.start})"
         raise ConfigError(path, None, "", message) from None
 
 

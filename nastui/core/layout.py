@@ -28,9 +28,12 @@ _BY_ID_DIR = "/dev/disk/by-id/"
 _BY_PATH_DIR = "/dev/disk/by-path/"
 
 
+# Where an operator finds the annotated example every "add a table" message points to: the
+# file ships inside the package, where nobody who installed a wheel would look for it.
+EXAMPLE_HINT = "`nastui config init -` prints the annotated example"
 NO_CHASSIS = (  # what a box without a [chassis] table is told, by `nastui bays` and the grid
     "no chassis configured: add a [chassis] table to the configuration (`nastui config init` "
-    "writes the example with this box's drives ready to bind to bays; see config.example.toml)"
+    "writes the example with this box's drives ready to bind to bays)"
 )
 
 

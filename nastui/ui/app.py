@@ -18,6 +18,7 @@ from textual.app import App, ScreenStackError
 from textual.binding import Binding, BindingType
 from textual.drivers.linux_driver import LinuxDriver
 from textual.message import Message
+from textual.notifications import SeverityLevel
 from textual.reactive import Reactive, var
 from textual.screen import Screen
 from textual.scrollbar import ScrollBar, ScrollBarRender
@@ -182,6 +183,22 @@ class NastuiApp(App[int]):
         self._first_css_variables: dict[str, str] | None = dict(self.theme_variables)
         # Textual keeps one scrollbar renderer for the process: set it either way.
         ScrollBar.renderer = AsciiScrollBar if ascii_only else ScrollBarRender
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Textual's notification, always as plain text (`markup` is ignored): every message
+        nastui shows carries paths, serials, pool, zone and host names and tools' errors as
+        they are, so a typed target "/tmp/[/]x" ended the interface on a MarkupError and
+        "[bold]" vanished from a name."""
+        del markup
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     def refresh_css(self, animate: bool = True) -> None:
         """Parse the stylesheets again with the theme's variables, and restyle.

@@ -30,7 +30,8 @@ def test_ack_list_unack_round_trip(tmp_path: Path) -> None:
         "--scenario", "failing-drive", env=env,
     )  # fmt: skip
     assert acked.returncode == 0, acked.stderr
-    assert acked.stdout == f"acknowledged {KEY} at 27 for 7 days\n"
+    what = "HGST HUS724040ALA640 PK1331PLPX28B6: Current_Pending_Sector 27"
+    assert acked.stdout == f"acknowledged {KEY} ({what}) for 7d00h\n"
     listed = json.loads(
         nastui("alert", "list", "--json", "--scenario", "failing-drive", env=env).stdout
     )
@@ -40,6 +41,19 @@ def test_ack_list_unack_round_trip(tmp_path: Path) -> None:
     assert gone.returncode == 0 and gone.stdout == f"withdrew the acknowledgement of {KEY}\n"
     again = nastui("alert", "unack", KEY, env=env)
     assert again.returncode == 64 and "no acknowledgement" in again.stderr
+
+
+def test_ack_says_what_it_acknowledged_and_for_how_long_in_words(tmp_path: Path) -> None:
+    """A self-test's value is its power-on hour, and --for 2h was "for 0.0833333 days": the line
+    said "at 56942 ... for 0.0833333 days", neither of which an operator can read."""
+    env = state(tmp_path)
+    test = nastui("alert", "ack", "selftest", "--scenario", "failing-drive", env=env)
+    assert test.returncode == 0, test.stderr
+    assert test.stdout.startswith(f"acknowledged {KEY.replace('attr:197', 'selftest')} (HGST ")
+    assert "read failure at LBA" in test.stdout and "56942" not in test.stdout
+    host = nastui("alert", "ack", "offsite", "--for", "2h", "--scenario", "failing-drive", env=env)
+    assert host.returncode == 0, host.stderr
+    assert host.stdout == "acknowledged offsite/host:unreachable for 2h00m\n"
 
 
 def test_ack_of_an_unknown_or_ambiguous_key_names_the_problem(tmp_path: Path) -> None:

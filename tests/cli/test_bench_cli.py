@@ -191,7 +191,7 @@ def test_real_fio_run_on_a_temp_directory(nastui_cmd: list[str], tmp_path: Path)
     args = ("run", "sweep", str(work), "--iodepth", "1,2", "--runtime", "1", "--size", "8M")
     done = bench(nastui_cmd, tmp_path / "runs", *args)
     assert "QD1 x1" in done.stdout and "QD2 x1" in done.stdout
-    assert "smaller than twice the RAM" in done.stdout
+    assert "of RAM: the page cache" in done.stdout
     assert list(work.iterdir()) == []
     data = json.loads(bench(nastui_cmd, tmp_path / "runs", "show", "last", "--json").stdout)
     assert data["run"]["target"]["kind"] == "directory"
@@ -254,3 +254,50 @@ def test_ctrl_c_stops_fio_and_keeps_the_partial_result(
     assert data["state"] == "interrupted"
     assert data["steps"][0]["read_iops"] > 0 and data["steps"][0]["seconds"] < 30
     assert list(work.iterdir()) == []
+
+
+def test_demo_runs_are_kept_in_the_demos_own_state(nastui_cmd: list[str], tmp_path: Path) -> None:
+    """`bench run --demo` saved a modelled drive's run among the machine's (/var/lib/nastui/bench
+    as root), where `nastui bench list` showed it as measured; it goes to the demo's state
+    directory now, where `bench list --demo` finds it. (The write itself is caught in a sandbox
+    by test_demo_footprint, which this test must not rely on running as root.)"""
+    kept = {"PATH", "PYTHONPATH", "LANG"}
+    env = {k: v for k, v in os.environ.items() if k in kept}
+    env |= {"HOME": str(tmp_path / "home"), "XDG_STATE_HOME": str(tmp_path / "state")}
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        argv = [*nastui_cmd, "bench", *args]
+        return subprocess.run(argv, capture_output=True, text=True, env=env, cwd=REPO, check=False)
+
+    done = run("run", "randrw", "--demo", "--runtime", "2", "--quiet")
+    assert done.returncode == 0, done.stderr
+    bench_dir = tmp_path / "state/nastui/demo/healthy-24-bay/bench"
+    assert [p.suffix for p in sorted(bench_dir.iterdir())] == [".csv", ".json"]
+    listed = run("list", "--demo").stdout
+    assert f"saved runs in {bench_dir}:" in listed and "  #1   " in listed
+    assert "no saved runs yet" in run("list", "--scenario", "mixed").stdout  # its own state
+
+
+def test_a_custom_runs_header_leaves_its_settings_to_the_job(
+    nastui_cmd: list[str], tmp_path: Path
+) -> None:
+    """The header said "size 1.0 GiB, direct on, refill on" for a job with direct=0."""
+    job = tmp_path / "buffered.fio"
+    job.write_text("[global]\ndirect=0\nruntime=2\ntime_based=1\nsize=64M\n\n[r]\nrw=read\n")
+    done = bench(nastui_cmd, tmp_path, "run", "custom", "--job", str(job), "--demo", "--quiet")
+    line = "profile custom: size, time, direct I/O and data: the job file's own"
+    assert line in done.stdout.splitlines(), done.stdout
+
+
+def test_text_is_printed_as_it_is_not_as_emoji_codes(nastui_cmd: list[str], tmp_path: Path) -> None:
+    """A refused job's line "root:x:0:0:root" was printed "root❌0:0:root" (rich's emoji codes);
+    and a job the allowlist refuses got a run header, "refused", and exit 77, the guard's."""
+    job = tmp_path / "passwd.fio"
+    job.write_text("root:x:0:0:root:/root:/bin/bash\n")
+    done = bench(nastui_cmd, tmp_path, "run", "custom", "--job", str(job), "--demo", check=64)
+    # one line, naming the file and its line, before anything runs
+    assert done.stdout == "" and not list(tmp_path.glob("*.json"))
+    assert done.stderr == (
+        f"nastui: {job}: line 1: 'root:x:0:0:root:/root:/bin/bash' is not a fio option a custom "
+        "job may set\n"
+    )

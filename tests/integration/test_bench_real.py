@@ -55,7 +55,7 @@ async def test_cdm_on_a_temp_directory(tmp_path: Path, fio: str) -> None:
     assert all(s.read_iops > 0 and s.write_iops == 0 for s in reads)
     assert all(s.write_iops > 0 and s.read_iops == 0 for s in writes)
     assert run.samples and {s.step for s in run.samples} == set(range(8))
-    assert "twice the RAM" in run.warnings[0]
+    assert "of RAM: the page cache" in run.warnings[0]
     assert listing(tmp_path) == []  # the fresh directory and its test file are gone
     assert run.tool == "fio"
 

@@ -46,6 +46,23 @@ async def open_bench(pilot: Pilot[int]) -> BenchScreen:
     return screen
 
 
+async def run_times(pilot: Pilot[int], times: int) -> None:
+    """Run the chosen profile `times` times, each to its end."""
+    for _ in range(times):
+        await pilot.press("r")
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+
+async def open_compare(pilot: Pilot[int]) -> BenchCompareScreen:
+    """The compare view, from the bench screen."""
+    await pilot.press("c")
+    await pilot.pause()
+    compare = pilot.app.screen
+    assert isinstance(compare, BenchCompareScreen)
+    return compare
+
+
 async def test_run_draws_graphs_and_saves(tmp_path: Path) -> None:
     app = app_with({"runs_dir": tmp_path})
     async with app.run_test(size=(80, 24)) as pilot:
@@ -58,6 +75,8 @@ async def test_run_draws_graphs_and_saves(tmp_path: Path) -> None:
         assert "randrw 4K 50/50 QD1" in screen.query_one("#bench-steps", TextPanel).plain
         iops = screen.query_one("#chart-iops", BenchChart).plain
         assert iops.startswith("IOPS  now 24k  mean 27k") and "█" in iops
+        # The latest sample's latency, not the step's in the table below: said so, as for IOPS.
+        assert screen.query_one("#chart-lat", BenchChart).plain.startswith("lat   now p50 ")
         assert "diskstats" in screen.query_one("#bench-now", TextPanel).plain
         assert len(found(tmp_path, "*.json")) == 1
         await pilot.press("x")
@@ -87,6 +106,10 @@ async def test_options_form_changes_the_profile() -> None:
         await pilot.press("o")
         await pilot.pause()
         assert isinstance(app.screen, OptionsForm)
+        # On the demo's directory the unset size is the 1G test file the settings line shows,
+        # not "whole device" as the form said.
+        form = app.screen.query_one("#options", TextPanel).plain
+        assert "test size              < 1G (default) >" in form and "whole device" not in form
         await pilot.press("right", "down", "right", "enter")  # randrw -> wsc; size 1G -> 4G
         await pilot.pause()
         assert screen.settings.profile == "wsc"
@@ -162,14 +185,8 @@ async def test_compare_view_marks_and_metrics(tmp_path: Path) -> None:
     app = app_with({"runs_dir": tmp_path})
     async with app.run_test(size=(100, 30)) as pilot:
         await open_bench(pilot)
-        for _ in range(2):
-            await pilot.press("r")
-            await app.workers.wait_for_complete()
-            await pilot.pause()
-        await pilot.press("c")
-        await pilot.pause()
-        compare = app.screen
-        assert isinstance(compare, BenchCompareScreen)
+        await run_times(pilot, 2)
+        compare = await open_compare(pilot)
         assert len(compare.chosen()) == 2
         table = compare.query_one("#compare-table", TextPanel).plain
         assert "#2 IOPS" in table and "+8%" in table
@@ -219,18 +236,12 @@ async def test_demo_runs_keep_their_numbers_and_svgs_go_to_the_current_directory
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await open_bench(pilot)
         assert screen.source.runs_dir is None
-        for _ in range(3):
-            await pilot.press("r")
-            await app.workers.wait_for_complete()
-            await pilot.pause()
+        await run_times(pilot, 3)
         assert screen.status == (RunState.COMPLETE, "1 step complete")
         await pilot.press("x")
         await pilot.pause()
         assert len(found(tmp_path, "*-iops.svg")) == 1
-        await pilot.press("c")
-        await pilot.pause()
-        compare = app.screen
-        assert isinstance(compare, BenchCompareScreen)
+        compare = await open_compare(pilot)
         await pilot.press("up", "up", "space", "down", "space")  # mark #1, unmark #2
         await pilot.pause()
         assert compare.numbers() == [3, 1]
@@ -286,3 +297,79 @@ async def test_the_highlighted_choice_is_marked_in_text_not_only_by_colour() -> 
         await pilot.pause()
         form = app.screen.query_one("#options", TextPanel).plain.splitlines()
         assert form[0].startswith("> profile") and form[1].startswith("  ")
+
+
+async def test_svg_exports_never_replace_an_earlier_one(tmp_path: Path) -> None:
+    """Two comparisons led by the same run (#2 alone, then #2 against #1) are two files: the
+    second export used to write over the first under the same name."""
+    app = app_with({"runs_dir": tmp_path})
+    async with app.run_test(size=(100, 30)) as pilot:
+        await open_bench(pilot)
+        await run_times(pilot, 2)
+        await pilot.press("x", "x")  # the bench screen's export, twice
+        await pilot.pause()
+        assert len(found(tmp_path, "*-iops*.svg")) == 2
+        compare = await open_compare(pilot)
+        await pilot.press("up", "space")  # #2 alone
+        await pilot.pause()
+        assert compare.numbers() == [2]
+        await pilot.press("x")
+        await pilot.pause()
+        await pilot.press("space", "x")  # #2 against #1
+        await pilot.pause()
+        assert compare.numbers() == [2, 1]
+        svgs = sorted(found(tmp_path, "compare-*.svg"))
+        assert len(svgs) == 2, svgs
+        assert svgs[0].read_text(encoding="utf-8") != svgs[1].read_text(encoding="utf-8")
+
+
+async def test_the_demo_page_cache_warning_is_whole_at_80_columns() -> None:
+    """Every demo run on /tmp warns that the page cache may answer; at 80 columns the line was
+    cut before it said so ("...: reads may come ..."), and "twice the RAM (64.0 GiB)" read
+    as 64 GiB of RAM."""
+    app = demo_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_bench(pilot)
+        setup = screen.query_one("#bench-setup", TextPanel).plain
+        assert "! test file 1.0 GiB < 2 x the 32.0 GiB of RAM: the page cache may answer reads" in (
+            setup.splitlines()
+        )
+
+
+async def test_a_custom_job_does_not_show_settings_it_ignores() -> None:
+    """A custom job sets its own size, time, direct and data: the settings line went on saying
+    "size 1.0 GiB  time to the end  direct on" above a job with runtime=10."""
+    app = demo_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_bench(pilot)
+        await pilot.press("e")
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert screen.settings.profile == "custom"
+        lines = screen.query_one("#bench-setup", TextPanel).plain.splitlines()
+        assert lines[1] == "size, time, direct I/O and data: the job file's own (e shows it)"
+        await pilot.press("o")  # nor does the options dialog offer them
+        await pilot.pause()
+        form = app.screen.query_one("#options", TextPanel).plain
+        assert "profile" in form and "direct I/O" not in form and "incompressible" not in form
+
+
+async def test_a_typed_target_is_checked_and_shown_as_typed() -> None:
+    """The demo took any typed path as a directory ("/nope/[/]x" then ran and failed), and the
+    failure's notice, read as markup, ended the interface on a MarkupError traceback."""
+    app = demo_app()
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        screen = await open_bench(pilot)
+        await pilot.press("t", "tab")
+        await pilot.press(*"/nope/[/]x", "enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.target is not None and screen.target.path == "/tmp"  # kept
+        note = app._notifications
+        messages = [n.message for n in note]
+        assert messages and messages[-1].startswith("/nope/[/]x: "), messages
+        assert "the demo takes a directory or one of its drives" in messages[-1]
+        await pilot.pause()
+        toast = app.screen.query_one("Toast").render()  # as markup: MarkupError, the app ended
+        assert "/nope/[/]x" in str(toast)

@@ -16,10 +16,12 @@ from nastui.fans.io import FanWriter
 from nastui.model import CurvePoint
 from nastui.session import Source, open_session
 from nastui.ui.app import NastuiApp, make_app
+from nastui.ui.screens.base import key_bar
 from nastui.ui.screens.fans import FansScreen
 from nastui.ui.widgets.fancurve import CurveEditor
 from nastui.ui.widgets.textpanel import TextPanel
 from tests.ui.helpers import demo_app
+from tests.ui.screentext import screen_lines
 
 SIZE = (80, 24)
 CONFIG = """\
@@ -100,6 +102,8 @@ async def test_hysteresis_min_duty_zones_and_undo(tmp_path: Path) -> None:
         await pilot.pause()
         assert "hyst 2.5  min 30%" in editor(app).plain
         assert "drives     40 °C ->  50%" in panel(app, "preview")
+        # the curves' answer, titled as such beside the fans' own duty (45 % on the demo)
+        assert app.screen.query_one("#preview").border_title == "curves give now"
         await pilot.press("u")  # one step: the last M
         assert "hyst 2.5  min 25%" in editor(app).plain
         await pilot.press("U")  # every unsaved edit
@@ -181,3 +185,26 @@ async def test_replay_over_history() -> None:
         replay = panel(app, "replay")
         assert replay.startswith("drives: 20 min, 41 steps: duty ")
         assert "\ntemp 3" in replay and "\nduty 0-100%  " in replay
+
+
+def test_the_footer_at_80_columns_names_save_undo_and_the_zone_key() -> None:
+    """At 80 columns the footer named the finer edits and left out `s save`, the key the
+    editor is for (and never named `u` undo)."""
+    footer = key_bar(FansScreen.KEYS, 80).plain
+    assert len(footer) <= 80
+    for item in ("<> point", "arrows move", "s save", "u undo", "z zone", "? help", "q quit"):
+        assert item in footer, footer
+
+
+async def test_a_zone_name_is_shown_as_written(tmp_path: Path) -> None:
+    """The panel title took the zone's name as Textual markup: "cage [/] front" ended the
+    interface on a MarkupError, "[bold]" vanished."""
+    path = tmp_path / "config.toml"
+    path.write_text(CONFIG.replace('"drives"', '"cage [/] front"'))
+    app = make_app(open_session(Source(demo=True, config=path), {}), live=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("f")
+        await pilot.pause()
+        lines = screen_lines(app)
+        assert "zone cage [/] front 1/2: curve" in lines[1], lines[1]

@@ -40,8 +40,9 @@ def test_fleet_host(snap_compare: Compare, size: tuple[int, int], ascii_only: bo
 
 
 def test_fleet_ups_on_battery(snap_compare: Compare) -> None:
-    """hot-bay, the UPS host opened: "! WARNING", the on-battery alert, "ON BATTERY 68% 28
-    min, on battery for 9m48s", a charge bar at about two thirds, runtime, load, input 0 V."""
+    """hot-bay, the UPS host opened: "! WARNING", the on-battery alert whole (its "runtime
+    left)" folded onto a second line), "ON BATTERY 68% 28 min, on battery for 9m48s", a charge
+    bar at about two thirds, runtime, load, input 0 V."""
     app = demo_app("hot-bay")
     assert snap_compare(app, press=["H", "down", "down", "enter"], terminal_size=(80, 24))
 

@@ -186,6 +186,10 @@ async def test_empty_and_missing_bays_in_detail() -> None:
         await pilot.pause()
         identity = app.screen.query_one("#identity", TextPanel).plain
         assert identity.startswith("bay 11 is empty; expected serial")
+        await pilot.press("a")  # the footer offers it: it said nothing at all
+        await pilot.pause()
+        notes = [n.message for n in app._notifications]
+        assert notes == ["bay 11: no drive here, nothing to acknowledge"]
 
 
 async def test_mouse_click_selects_a_bay() -> None:
@@ -223,3 +227,52 @@ async def test_escape_leaves_help_for_the_screen_it_was_opened_from() -> None:
             await pilot.press("escape")
             await pilot.pause()
             assert isinstance(app.screen, before)
+
+
+def test_help_names_the_swap_screens_and_the_drive_lists_keys() -> None:
+    """The swap screen's footer offers s, r and a, and the drive list's up/down and Enter;
+    help, which says it lists every key, had neither screen."""
+    from nastui.core.glyphs import glyphs_for
+    from nastui.ui.render.panels import help_text
+
+    text = help_text(glyphs_for(True)).plain
+    swap = text.split("Swap (w)\n", 1)[1].split("\n\n", 1)[0]
+    assert [line.split()[0] for line in swap.splitlines()] == ["s", "r", "a"]
+    drives = text.split("Drive list (D)\n", 1)[1].split("\n\n", 1)[0]
+    assert "Enter" in drives and "up/down" in drives
+
+
+async def test_the_alerts_strip_says_where_the_alerts_it_leaves_out_are() -> None:
+    """failing-drive in 8 lines leaves out archive's two pool alerts, a fleet host's: the strip
+    sent the operator to "p pools, Enter on a bay", where this box's screens never show them."""
+    from nastui.core.glyphs import glyphs_for
+    from nastui.ui.render.panels import alerts_text
+
+    app = demo_app("failing-drive")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        strip = alerts_text(app.snapshot, 8, 80, glyphs_for(True)).plain.splitlines()
+        assert strip[-1] == "... 2 more (H fleet)", strip
+        strip = alerts_text(app.snapshot, 4, 80, glyphs_for(True)).plain.splitlines()
+        assert strip[-1] == "... 6 more (p pools, Enter on a bay; H fleet)", strip
+
+
+async def test_the_thermal_panel_never_cuts_the_sleepers_count() -> None:
+    """sleeping at 80 columns: "hottest 40 C bay 1 sds  avg 36 C  ~", the count of drives
+    asleep cut to a mark that reads as a stale one (and to "2~" a little wider)."""
+    from nastui.core.glyphs import glyphs_for
+    from nastui.ui.render.panels import thermal_text
+
+    app = demo_app("sleeping")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.snapshot is not None
+        limits = app.session.config.thresholds
+        for width in range(30, 60):
+            first = thermal_text(app.snapshot, limits, width, glyphs_for(True)).plain
+            line = first.splitlines()[0]
+            assert len(line) <= width, (width, line)
+        first = thermal_text(app.snapshot, limits, 34, glyphs_for(True)).plain.splitlines()[0]
+        assert first == "hottest 40 C bay 1 sds  23 asleep"
+        wide = thermal_text(app.snapshot, limits, 60, glyphs_for(True)).plain.splitlines()[0]
+        assert wide == "hottest 40 C bay 1 sds  23 asleep  avg 36 C"

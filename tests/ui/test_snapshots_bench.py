@@ -33,11 +33,12 @@ async def run_once(pilot: Pilot[object], *, runs: int = 1, then: tuple[str, ...]
 def test_bench_after_a_run(snap_compare: Compare, size: tuple[int, int], ascii_only: bool) -> None:
     """Bench screen after the demo's randrw 4k QD1 on /tmp on the modelled 7200 rpm HGST disk
     (PN2334PBG6P4SK): profile line marked "[demo: modelled drive]", settings (size 1.0 GiB,
-    direct on, incompressible on), COMPLETE, the page-cache warning; IOPS and B/s bar charts
-    (eighth blocks, or `_ = #` in ASCII) over the 60 s shown, now/mean/max about 77 IOPS and
-    316 kB/s (77 x 4 KiB), latency marks p50 and p99 on a log scale; the "now" panel with read
-    and write 38 IOPS 156 kB each, mean 13 ms, and the same sdc diskstats figures; one row in
-    the steps table: 77 IOPS, 0.3 MB/s, p50 12 ms, p99 28 ms (seek + half a turn)."""
+    direct on, incompressible on), COMPLETE, the page-cache warning whole at 80 columns; IOPS
+    and B/s bar charts (eighth blocks, or `_ = #` in ASCII) over the 60 s shown, now/mean/max
+    about 77 IOPS and 316 kB/s (77 x 4 KiB), latency marks p50 and p99 on a log scale ("lat
+    now p50 ..."); the "now" panel with read and write 38 IOPS 156 kB each, mean 13 ms, and
+    the same sdc diskstats figures; one row in the steps table: 77 IOPS, 0.3 MB/s, p50 12 ms,
+    p99 28 ms (seek + half a turn)."""
 
     async def before(pilot: Pilot[object]) -> None:
         await run_once(pilot)

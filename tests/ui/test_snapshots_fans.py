@@ -20,7 +20,7 @@ def test_fans(snap_compare: Compare, size: tuple[int, int], ascii_only: bool) ->
     hottest-drive" with the curve rising from 20 % at 30 °C through 50 % at 40 °C to 100 % at
     45 °C, the first point selected (◆, or @ in ASCII), the operating point (×, or X) at 40 °C
     and 50 %; the status line "1/3 30 °C 20%  hyst 2  min 20%  draft"; five fans with zone,
-    ~1100/~2000 rpm and 45 %; "duty now" with drives and exhaust at 50 %; the replay over
+    ~1100/~2000 rpm and 45 %; "curves give now" with drives and exhaust at 50 %; the replay over
     the seeded day of history (temperature and duty sparklines). ASCII: only + - | . o @ X,
     no degree signs, no block glyphs."""
     assert snap_compare(demo_app(ascii_only=ascii_only), press=["f"], terminal_size=size)
@@ -29,7 +29,7 @@ def test_fans(snap_compare: Compare, size: tuple[int, int], ascii_only: bool) ->
 def test_fans_hot_bay(snap_compare: Compare) -> None:
     """A dead fan: fan-wall-2 at 0 rpm in bold red with STALLED in place of its zone; the
     hottest drive at 49 °C puts the operating point on the 100 % plateau and both zones at
-    100 % in "duty now"; the title says CRITICAL."""
+    100 % in "curves give now"; the title says CRITICAL."""
     assert snap_compare(demo_app("hot-bay"), press=["f"], terminal_size=(80, 24))
 
 

@@ -272,3 +272,32 @@ async def test_abort_before_the_pull_asks_and_puts_the_member_back() -> None:
     out = io.StringIO()
     await asyncio.to_thread(run_headless, parse_args(["--scenario", "failing-drive", "pools"]), out)
     assert "storage zfs ONLINE" in out.getvalue() and "OFFLINE" not in out.getvalue()
+
+
+async def test_an_empty_bay_asks_nothing_it_would_refuse() -> None:
+    """On an empty bay ("bay 101 is empty: nothing to swap") `s` asked "Start replacing the
+    drive in bay 101? Its member is taken offline." and only then refused; `a` asked to abort
+    a swap that did not exist and `r` opened the serial box for one."""
+    app = app_on("datacenter-102")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        app.push_screen(SwapScreen(101))
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, SwapScreen)
+        assert "bay 101 is empty: nothing to swap" in swap_text(app)
+        for key, said in (
+            ("s", "refused: bay 101 is empty: nothing to swap"),
+            ("a", "no swap in progress"),
+            ("r", "no swap in progress"),
+        ):
+            await pilot.press(key)
+            await pilot.pause()
+            assert app.screen is screen, key  # no question, no serial box over it
+            assert screen.query_one("#swap-serial").has_class("-hidden")
+            notes = [n.message for n in app._notifications]
+            assert notes[-1] == said, (key, notes)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not isinstance(app.screen, SwapScreen)

@@ -63,6 +63,16 @@ def test_temperature_trend_fits_the_width_or_takes_a_second_line() -> None:
     assert temperature_trend(temps, now + 2 * DAY, 80, UNICODE).plain == ""  # all too old
 
 
+def test_a_temperature_no_longer_sampled_is_last_with_its_age_not_now() -> None:
+    """A sleeping drive's history stops: its line said "now 37 °C" under "temperature 37 °C,
+    44 min ago (stale: drive asleep)"."""
+    temps = [(1000.0 + 600 * i, 37.0) for i in range(100)]
+    stale = temperature_trend(temps, temps[-1][0] + 44 * 60, 80, UNICODE).plain
+    assert stale.startswith("temp 17 h  min 37  max 37  last 37 °C 44 min ago  ")
+    fresh = temperature_trend(temps, temps[-1][0] + 9 * 60, 80, UNICODE).plain
+    assert fresh.startswith("temp 17 h  min 37  max 37  now 37 °C  ")
+
+
 def test_counter_trends_ignore_first_seen_and_start_from_the_oldest_kept() -> None:
     changes = [
         _change("attr:197", 100.0, 0, None),

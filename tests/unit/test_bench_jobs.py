@@ -240,7 +240,7 @@ def test_custom_job_refusals_name_the_option(job: str, message: str) -> None:
 
 def test_honesty_warnings() -> None:
     small = honesty_warnings(settings("cdm", size_bytes=G), DIR)
-    assert any("smaller than twice the RAM" in w for w in small)
+    assert any("of RAM: the page cache" in w for w in small)
     big = honesty_warnings(settings("cdm", size_bytes=16 * G), DIR)
     assert big == ()
     zfs = dataclasses.replace(DIR, fs_type="zfs", arc_max_bytes=2 * G)

@@ -67,7 +67,7 @@ async def test_randrw_replay_events_samples_and_saved_files(tmp_path: Path) -> N
     assert samples[1].disk_read_bps == pytest.approx(
         (11050230784 - 10995033088) / ((2157 - 1156) / 1000)
     )
-    assert run.warnings and "twice the RAM" in run.warnings[0]
+    assert run.warnings and "of RAM: the page cache" in run.warnings[0]
     saved = store.load(tmp_path / "runs" / f"{run.run_id}.json")
     assert saved == run
     rows = list(csv.DictReader(io.StringIO((tmp_path / "runs" / f"{run.run_id}.csv").read_text())))

@@ -96,7 +96,9 @@ def test_load_reads_the_file(tmp_path: Path) -> None:
 def test_missing_file(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as info:
         load_config(tmp_path / "config.toml")
-    assert str(info.value) == "config.toml: cannot read config.toml: No such file or directory"
+    # the whole path: which config.toml (/etc/nastui's, the user's, one --config named)
+    where = tmp_path / "config.toml"
+    assert str(info.value) == f"config.toml: cannot read {where}: No such file or directory"
     assert info.value.line is None
     assert info.value.key == ""
 

@@ -330,6 +330,9 @@ def test_nothing_to_control(tmp_path: Path, text: str) -> None:
     code, _, err = fand(tmp_path, config, FandOptions())
     assert code == exits.EX_CONFIG
     assert "nothing to control: no [[zone]] and [[fan]] tables in" in err
+    assert err.rstrip().endswith(
+        "`nastui config init -` prints the annotated example, with this box's fans"
+    )
 
 
 def test_a_bad_configuration_is_one_line(tmp_path: Path) -> None:

@@ -82,7 +82,7 @@ def test_host_detail_sections() -> None:
     assert "last contact 3 h ago" in head
     assert "below: what it reported 3 h ago" in head
     assert offsite.snapshot is not None
-    assert alerts_detail(offsite.snapshot, 80, UNICODE, stale=True).plain == ""
+    assert alerts_detail(offsite.snapshot, 80, stale=True).plain == ""
     archive = fleet["archive"]
     assert archive.snapshot is not None
     drives = drives_text(archive.snapshot, 80, UNICODE).plain.split("\n")
@@ -95,3 +95,10 @@ def test_host_detail_sections() -> None:
     assert "! ON BATTERY 68% 28 min, on battery for 9m48s" in ups
     assert "charge  ####" in ups
     assert "input 0 V" in ups
+    # the drill-down's alerts whole, folded under themselves: cut at 80 columns, the UPS's
+    # lost its "runtime left"
+    alerts = alerts_detail(rack.snapshot, 80).plain.split("\n")
+    assert alerts[1:] == [
+        "WARN ups-rack: on battery: mains power lost (for 9m48s, charge 68%, 28m00s",
+        "     runtime left)",
+    ]

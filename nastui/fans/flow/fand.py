@@ -30,6 +30,7 @@ from typing import TextIO
 
 from nastui import exits
 from nastui.config import Config, find_config_path
+from nastui.core.layout import EXAMPLE_HINT
 from nastui.daemonlog import Log
 from nastui.fans.flow.loop import FanDaemon
 from nastui.fans.flow.rescue import file_commands, rescue, running_commands
@@ -147,7 +148,7 @@ def _on_stuck(daemon: FanDaemon, notifier: Notifier, *, dry_run: bool) -> Callab
 
 def _nothing(config: Config) -> str:
     where = str(config.path) if config.path else "the built-in defaults (no configuration file)"
-    return f"no [[zone]] and [[fan]] tables in {where}; see config.example.toml"
+    return f"no [[zone]] and [[fan]] tables in {where}; {EXAMPLE_HINT}, with this box's fans"
 
 
 def _count(n: int, what: str) -> str:

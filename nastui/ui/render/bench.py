@@ -44,7 +44,11 @@ def target_text(target: BenchTarget | None) -> str:
 
 
 def settings_text(settings: BenchSettings, *, device: bool) -> str:
-    """The settings that change the figures, in one line."""
+    """The settings that change the figures, in one line (a custom job's are its file's: the
+    size, time, direct and refill set here do not reach it)."""
+    if settings.profile == "custom":
+        matrix = "  cache on+off" if settings.cache_matrix else ""
+        return f"size, time, direct I/O and data: the job file's own (e shows it){matrix}"
     runtime = "to the end" if settings.runtime_s is None else f"{settings.runtime_s:g}s"
     whole = "whole device" if device else size(DEFAULT_FILE)
     parts = [
@@ -102,9 +106,11 @@ def chart_title(name: str, values: Sequence[float], fmt: str = "") -> Text:
 
 
 def latency_title(sample: BenchSample | None, glyphs_p50: str, glyphs_p99: str) -> Text:
-    """ "lat  p50 9.4us  p99 73us  (• p50 × p99)"."""
+    """ "lat   now p50 9.4us  p99 73us  (• p50 × p99)": the latest sample's, said to be, as the
+    rates' "now" are (the steps table under it gives each whole step's, which differ)."""
     text = Text("lat  ", style=LABEL)
     if sample is not None:
+        text.append(" now")
         text.append(f" p50 {latency(sample.lat_p50_ns)}", style="cyan")
         text.append(f"  p99 {latency(sample.lat_p99_ns)}", style="yellow")
     text.append(f"  ({glyphs_p50} p50 {glyphs_p99} p99)", style=DIM)

@@ -1,5 +1,5 @@
 """The fan screen's text (pure): the fan list, a zone's curve as a character chart with its
-points and the operating point, the preview of each zone's duty now, and the replay.
+points and the operating point, the duty each zone's curve gives now, and the replay.
 
 The chart draws with whole character cells only. Unicode: `·` curve, `●` points, `◆` the
 selected point, `×` where the zone is now. ASCII (serial consoles): `.`, `o`, `@` and `X`.

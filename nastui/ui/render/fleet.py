@@ -24,6 +24,7 @@ from nastui.core.fleetview import (
     ups_text,
 )
 from nastui.core.glyphs import Glyphs
+from nastui.core.layout import EXAMPLE_HINT
 from nastui.model import Drive, FleetHost, Health, HostSnapshot, Ups
 from nastui.ui.render.style import DIM, HEALTH_STYLE, LABEL, bar, degrees, fit
 
@@ -31,7 +32,7 @@ MARK = {Health.OK: "+", Health.WARNING: "!", Health.CRITICAL: "X", Health.UNKNOW
 CURSOR = "> "
 NO_HOSTS = (
     "no hosts configured: add a [[host]] table per NAS or UPS to the configuration "
-    "(see config.example.toml), then restart nastui"
+    f"({EXAMPLE_HINT}), then restart nastui"
 )
 _POOLS_MIN = 12
 _PROBLEM_MIN = 16
@@ -297,11 +298,10 @@ def ups_detail(ups: Ups, width: int, glyphs: Glyphs) -> Text:
     return text
 
 
-def alerts_detail(
-    snapshot: HostSnapshot, width: int, glyphs: Glyphs, *, stale: bool = False
-) -> Text:
-    """Every unacknowledged alert, one per line, worst first; "no alerts" when all is well
-    (nothing when `stale`: an old snapshot's silence says nothing about now)."""
+def alerts_detail(snapshot: HostSnapshot, width: int, *, stale: bool = False) -> Text:
+    """Every unacknowledged alert, worst first, each whole (folded under itself: the drill-down
+    is where the whole text is read; cut, a UPS lost its "runtime left"); "no alerts" when all
+    is well (nothing when `stale`: an old snapshot's silence says nothing about now)."""
     alerts = [a for a in snapshot.alerts if not a.acknowledged]
     if not alerts:
         return Text("" if stale else "no alerts", style=HEALTH_STYLE[Health.OK])
@@ -309,5 +309,6 @@ def alerts_detail(
     for alert in alerts:
         text.append("\n")
         text.append(f"{alert.health.short:<4} ", style=HEALTH_STYLE[alert.health])
-        text.append(fit(f"{alert.name}: {alert.message}", max(10, width - 5), glyphs))
+        lines = textwrap.wrap(f"{alert.name}: {alert.message}", max(10, width - 5))
+        text.append("\n     ".join(lines))
     return text

@@ -125,7 +125,11 @@ def _alert_lines(
         text.append(f"{alert.health.short:<4} ", style=HEALTH_STYLE[alert.health])
         text.append(("\n     ").join(body))
     if len(wrapped) < len(alerts):
-        text.append(f"\n... {len(alerts) - len(wrapped)} more (p pools, Enter on a bay)", style=DIM)
+        rest = alerts[len(wrapped) :]
+        # where the rest are seen: this box's screens, or the fleet's for its hosts' alerts
+        local = sum(a.host in ("", snapshot.host) for a in rest)
+        where = ["p pools, Enter on a bay"] * bool(local) + ["H fleet"] * (local < len(rest))
+        text.append(f"\n... {len(rest)} more ({'; '.join(where)})", style=DIM)
     return text
 
 
@@ -143,10 +147,15 @@ def thermal_text(
         text.append("hottest ", style=DIM)
         text.append(degrees(hot.temperature.celsius, glyphs), style=LABEL)
         text.append(f" {where}")
-        text.append(f"  avg {degrees(sum(temps) / len(temps), glyphs)}", style=DIM)
+    # Whole items after it, as room allows, the sleepers first (they explain stale readings):
+    # the panel cut "23 asleep" to "~", or to "2~" a little wider.
     counts = summary.drive_counts(snapshot)
-    if counts.standby:
-        text.append(f"  {counts.standby} asleep", style="blue")
+    extra = [(f"  {counts.standby} asleep", "blue")] if counts.standby else []
+    if temps:
+        extra.append((f"  avg {degrees(sum(temps) / len(temps), glyphs)}", DIM))
+    for item, style in extra:
+        if text.cell_len + len(item) <= width:
+            text.append(item, style=style)
     for fan in snapshot.fans:
         text.append("\n")
         rpm = f"{fan.rpm} rpm" if fan.rpm is not None else "? rpm"
@@ -213,6 +222,21 @@ KEYS: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = (
             ("[ ]", "previous, next drive (every drive, those in no bay too)"),
             ("w", "swap this drive (a drive in a bay)"),
             ("up/down", "scroll"),
+        ),
+    ),
+    (
+        "Drive list (D)",
+        (
+            ("up/down, j k", "choose a drive"),
+            ("Enter", "its drive detail (Esc back)"),
+        ),
+    ),
+    (
+        "Swap (w)",
+        (
+            ("s", "start: take the member offline, light the LED (asks first)"),
+            ("r", "type the new drive's serial (off its label) to replace onto it"),
+            ("a", "abort (asks first; an interrupted start is undone)"),
         ),
     ),
     (

@@ -81,9 +81,14 @@ def temperature_trend(
     values = [v for _, v in recent]
     text = Text()
     text.append(f"temp {span_label(now - start)}  ", style=DIM)
-    text.append(
-        f"min {min(values):.0f}  max {max(values):.0f}  now {degrees(values[-1], glyphs)}  "
-    )
+    text.append(f"min {min(values):.0f}  max {max(values):.0f}  ")
+    # "now" only while samples still come (a sleeping drive's last one is 44 min old, and the
+    # line above says stale): over twice their spacing, the last one is named with its age.
+    last_t = recent[-1][0]
+    if now - last_t > 2 * max(last_t - recent[-2][0], 60.0):
+        text.append(f"last {degrees(values[-1], glyphs)} {units.age(now - last_t)}  ")
+    else:
+        text.append(f"now {degrees(values[-1], glyphs)}  ")
     room = width - text.cell_len
     if room < SPARK_MIN:
         text.append("\n  ")

@@ -306,7 +306,8 @@ class BenchScreen(NasScreen):
                 self.settings = settings
                 self.redraw()
 
-        self.app.push_screen(OptionsForm(self.settings), done)
+        device = self.target is not None and self.target.kind is Kind.DEVICE
+        self.app.push_screen(OptionsForm(self.settings, device=device), done)
 
     def action_target(self) -> None:
         """Pick or type a target."""
@@ -360,11 +361,6 @@ class BenchScreen(NasScreen):
             self.notify("no finished run to export yet", severity="warning")
             return
         run = self.runs[-1]
-        path = self.export_dir() / f"{run.run_id}-iops.svg"
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(runs_svg([run], METRICS["iops"]), encoding="utf-8")
-        except OSError as exc:
-            self.notify(f"{path}: {exc.strerror}", title="not written", severity="error")
-            return
-        self.notify(f"graph written to {path}")
+        from nastui.ui.screens.bench_compare import export_svg
+
+        export_svg(self, self.export_dir(), f"{run.run_id}-iops", runs_svg([run], METRICS["iops"]))

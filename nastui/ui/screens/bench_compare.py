@@ -20,12 +20,39 @@ from nastui.bench.chart import chart_glyphs, latency_chart, nice_top, rate_chart
 from nastui.bench.compare import METRICS
 from nastui.bench.svg import runs_svg
 from nastui.model import BenchRun, BenchSample, RunState
+from nastui.safeio import write_atomic
 from nastui.ui.render.bench import compare_text, run_line
 from nastui.ui.screens.base import NasScreen
 from nastui.ui.widgets.textpanel import TextPanel
 
 METRIC_ORDER = ("iops", "mbps", "p50", "p99", "mean", "seconds")
 GRAPH_ROWS = 3
+MAX_COPIES = 1000  # stem.svg, stem-2.svg ... stem-1000.svg, then it says so
+
+
+def export_svg(screen: NasScreen, directory: Path, stem: str, svg: str) -> None:
+    """Write `svg` as `stem.svg` in `directory`, never over a file: a name taken (an earlier
+    export, of other runs marked) gets the next free `stem-N.svg`; the notice names the file."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        for n in range(1, MAX_COPIES + 1):
+            path = directory / (f"{stem}.svg" if n == 1 else f"{stem}-{n}.svg")
+            try:
+                write_atomic(path, svg, 0o644, durable=False, new=True)
+                break
+            except FileExistsError:
+                continue
+        else:
+            screen.notify(
+                f"{directory / stem}.svg and {MAX_COPIES - 1} more exist: remove some",
+                title="not written",
+                severity="error",
+            )
+            return
+    except OSError as exc:
+        screen.notify(f"{directory}: {exc.strerror}", title="not written", severity="error")
+        return
+    screen.notify(f"graph written to {path}")
 
 
 def _zero(value: Callable[[BenchSample], float | None]) -> Callable[[BenchSample], float]:
@@ -143,11 +170,5 @@ class BenchCompareScreen(NasScreen):
         if not chosen:
             self.notify("mark runs first (space)", severity="warning")
             return
-        path = self.export_dir / f"compare-{chosen[0].run_id}-{self.metric}.svg"
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(runs_svg(chosen, METRICS[self.metric]), encoding="utf-8")
-        except OSError as exc:
-            self.notify(f"{path}: {exc.strerror}", title="not written", severity="error")
-            return
-        self.notify(f"graph written to {path}")
+        stem = f"compare-{chosen[0].run_id}-{self.metric}"
+        export_svg(self, self.export_dir, stem, runs_svg(chosen, METRICS[self.metric]))

@@ -19,7 +19,7 @@ from textual.widgets import Input, OptionList, TextArea
 from textual.widgets.option_list import Option as ListOption
 
 from nastui.bench.fiojob import check_custom_job
-from nastui.bench.options import options_for, stepped, value_of
+from nastui.bench.options import options_for, stepped, value_of, value_text
 from nastui.model import BenchSettings, BenchTarget
 from nastui.ui.widgets.textpanel import TextPanel
 
@@ -123,9 +123,10 @@ class OptionsForm(_Dialog):
         Binding("enter", "keep", "keep"),
     ]
 
-    def __init__(self, settings: BenchSettings) -> None:
+    def __init__(self, settings: BenchSettings, *, device: bool) -> None:
         super().__init__()
         self.settings = settings
+        self.device = device  # the target is a whole device (else a directory, or none yet)
         self.row = 0
 
     def compose(self) -> ComposeResult:
@@ -143,7 +144,7 @@ class OptionsForm(_Dialog):
         def build(width: int) -> Text:
             text = Text()
             for i, option in enumerate(options):
-                value = option.text(value_of(self.settings, option))
+                value = value_text(option, value_of(self.settings, option), device=self.device)
                 mark = ">" if i == self.row else " "  # the row shows without colour too
                 line = Text(f"{mark} {option.label:<22} < {value} >")
                 if i == self.row:

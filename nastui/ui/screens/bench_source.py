@@ -21,7 +21,7 @@ from nastui.bench.host import BenchHost
 from nastui.bench.replay import demo_target
 from nastui.bench.simhost import ModelHost, directory_on
 from nastui.collectors.fio_host import LocalBenchHost
-from nastui.collectors.fio_target import inspect_target
+from nastui.collectors.fio_target import check_directory, inspect_target
 from nastui.model import BenchTarget, HostSnapshot, TargetKind
 from nastui.session import Session
 
@@ -92,6 +92,9 @@ def demo_source(
                 return BenchTarget(
                     path, TargetKind.DEVICE, drive.dev, drive.identity, in_use=(use,)
                 )
+        # Any other path is a directory on the modelled disk, as `bench run --demo` takes it:
+        # one that is none (a typo) is refused in its words, not run "on /nope" then failed.
+        check_directory(path, "the demo takes a directory or one of its drives")
         return demo_target(path)
 
     return BenchSource(

@@ -122,8 +122,12 @@ class DriveScreen(NasScreen):
     def action_acknowledge(self) -> None:
         """Make the drive's current findings its new baseline (`nastui smart ack`)."""
         snapshot = self.nas.snapshot
-        drive = self._place(snapshot)[1] if snapshot else None
-        if snapshot is None or drive is None:
+        if snapshot is None:
+            return
+        slot, drive = self._place(snapshot)
+        if drive is None:  # an empty bay, or one whose configured drive is missing
+            where = f"bay {slot.bay}: no drive here" if slot else "the drive is no longer seen"
+            self.notify(f"{where}, nothing to acknowledge", severity="warning")
             return
         reasons = [r for r in drive.verdict.reasons if ackable(r)]
         if not reasons:

@@ -15,6 +15,7 @@ from typing import ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.markup import escape
 
 from nastui.config import ConfigError
 from nastui.config.validate_fans import DEFAULT_CURVE
@@ -41,7 +42,9 @@ class FansScreen(NasScreen):
     """Fans, zones and the curve editor."""
 
     SCREEN_NAME = "fans"
-    KEYS = "<> point  arrows move  a/x add/del  [] hyst  m/M min  z zone  s save"
+    # What the footer keeps at 80 columns comes first: save, undo and the zone before the
+    # finer edits (help lists them all).
+    KEYS = "<> point  arrows move  s save  u undo  z zone  a/x add/del  [] hyst  m/M min"
     DEFAULT_CSS = f"""
     FansScreen #fans-main {{ height: 1fr; }}
     FansScreen #curve-panel {{ width: 1fr; height: 100%; }}
@@ -68,7 +71,9 @@ class FansScreen(NasScreen):
 
     def on_mount(self) -> None:
         self.query_one("#fan-list").border_title = "fans"
-        self.query_one("#preview").border_title = "duty now"
+        # What the edited curves give at today's temperatures, not the fans' duty (the list
+        # above shows that): "duty now" read as a second, different answer to it.
+        self.query_one("#preview").border_title = "curves give now"
         self.query_one("#replay").border_title = "replay over the stored history"
         super().on_mount()
         self._fit_chart()
@@ -147,7 +152,8 @@ class FansScreen(NasScreen):
         where = f" {editor.index + 1}/{len(editor.zones)}" if len(editor.zones) > 1 else ""
         sources = "+".join(s.value for s in zone.sources)
         panel = self.query_one("#curve-panel")
-        panel.border_title = f"zone {zone.name}{where}: {zone.mode.value}, {sources}"
+        # The zone's name as written in the file, never read as markup ("cage [/]" raised)
+        panel.border_title = escape(f"zone {zone.name}{where}: {zone.mode.value}, {sources}")
         snapshot = self.nas.snapshot
         if snapshot is not None:
             self._preview(snapshot)

@@ -10,6 +10,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
+from textual.markup import escape
 
 from nastui.core.fleetview import host_health
 from nastui.model import FleetHost, HostSnapshot
@@ -46,7 +47,7 @@ class FleetHostScreen(NasScreen):
     def on_mount(self) -> None:
         super().on_mount()
         scroll = self.query_one("#host-scroll", VerticalScroll)
-        scroll.border_title = self.host_name
+        scroll.border_title = escape(self.host_name)  # as configured, never read as markup
         scroll.focus()
         self.watch(self.app, "fleet", self._fleet_changed, init=True)
 
@@ -79,7 +80,7 @@ class FleetHostScreen(NasScreen):
                 panels[name].show(lambda w: Text(""))
             return
         stale = host.error is not None
-        panels["alerts"].show(lambda w: alerts_detail(remote, w, glyphs, stale=stale))
+        panels["alerts"].show(lambda w: alerts_detail(remote, w, stale=stale))
         panels["drives"].show(lambda w: drives_text(remote, w, glyphs))
         panels["pools"].show(lambda w: _pools(remote, w, self))
         panels["ups"].show(lambda w: _upses(remote, w, self))

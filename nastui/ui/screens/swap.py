@@ -22,6 +22,7 @@ from nastui.control.statefile import StateError
 from nastui.model import HostSnapshot
 from nastui.swap.flow import steps
 from nastui.swap.flow.box import Box, open_box
+from nastui.swap.logic.plan import SwapPlan
 from nastui.swap.logic.state import Swap, SwapPhase
 from nastui.swap.logic.undo import abort_ops
 from nastui.swap.view import plan_text, swap_text
@@ -60,6 +61,7 @@ class SwapScreen(NasScreen):
         super().__init__()
         self.bay = bay
         self.swap: Swap | None = None
+        self.plan: SwapPlan | None = None  # the plan shown: no swap in progress
 
     def compose_body(self) -> ComposeResult:
         with VerticalScroll(id="swap-scroll", classes="panel"):
@@ -91,9 +93,11 @@ class SwapScreen(NasScreen):
             return
         notice = f"{box.store.notice}\n\n" if box.store.notice else ""
         if self.swap is not None and self.swap.active:
+            self.plan = None
             self._text(notice + swap_text(self.swap))
         else:
-            self._text(plan_text(box.plan(str(self.bay))))
+            self.plan = box.plan(str(self.bay))
+            self._text(plan_text(self.plan))
 
     def _text(self, text: str) -> None:
         self.query_one("#swap-text", TextPanel).show(lambda w: wrapped(text, w))
@@ -115,6 +119,10 @@ class SwapScreen(NasScreen):
         if self.swap is not None and self.swap.active:
             self.notify("a swap is in progress: r replaces once the new drive is in")
             return
+        refusal = self._refusal()
+        if refusal is not None:  # the start would refuse it: no question that says otherwise
+            self.notify(f"refused: {refusal}", severity="warning")
+            return
 
         def answered(yes: bool | None) -> None:
             if yes:
@@ -123,8 +131,25 @@ class SwapScreen(NasScreen):
         question = f"Start replacing the drive in bay {self.bay}? Its member is taken offline."
         self.app.push_screen(ConfirmScreen(question, title="swap"), answered)
 
+    def _refusal(self) -> str | None:
+        """Why the shown plan cannot start (an empty bay, pulling it loses data), or None."""
+        plan = self.plan
+        if plan is None:
+            return None
+        return plan.refusal or (None if plan.drive is not None else "no drive in this bay")
+
+    def _nothing_to_follow(self) -> bool:
+        """True (and said) when the plan is shown, no swap: replace and abort have nothing."""
+        if self.plan is not None:
+            hint = "" if self._refusal() else ": s starts one"
+            self.notify(f"no swap in progress{hint}", severity="warning")
+            return True
+        return False
+
     def action_replace(self) -> None:
         """Ask for the new drive's serial (read off its label)."""
+        if self._nothing_to_follow():
+            return
         box = self.query_one("#swap-serial", Input)
         box.remove_class("-hidden")
         box.focus()
@@ -137,6 +162,8 @@ class SwapScreen(NasScreen):
 
     def action_abort(self) -> None:
         """Ask, then stop following the swap."""
+        if self._nothing_to_follow():
+            return
 
         def answered(yes: bool | None) -> None:
             if yes:
