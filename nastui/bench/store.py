@@ -66,6 +66,16 @@ def runs_dir(env: Mapping[str, str], euid: int) -> Path:
     return state_dir(env, euid) / "bench"
 
 
+def demo_runs_dir(env: Mapping[str, str], demo_dir: Path | None) -> Path | None:
+    """Where the demo saves its runs, `bench run --demo` and the interface's demo alike:
+    $NASTUI_BENCH_DIR, else `bench/` in the demo's own state directory `demo_dir` (None: the
+    demo keeps none), never the machine's: a modelled drive's run there would read as
+    measured."""
+    if env.get("NASTUI_BENCH_DIR"):
+        return Path(env["NASTUI_BENCH_DIR"])
+    return demo_dir / "bench" if demo_dir is not None else None
+
+
 def _plain(value: Any) -> Any:
     if isinstance(value, enum.Enum):
         return value.value

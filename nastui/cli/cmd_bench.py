@@ -155,16 +155,14 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 
 
 def _runs_dir(args: argparse.Namespace) -> Path | None:
-    """Where runs are saved and looked up: --runs, $NASTUI_BENCH_DIR; on the demo its own state
-    directory's `bench` (None where it keeps none), never the machine's: a modelled drive's
-    run among them would read as measured, and root's is /var/lib/nastui."""
-    if args.runs or os.environ.get("NASTUI_BENCH_DIR") or not args.demo:
+    """Where runs are saved and looked up: --runs, else the machine's runs directory, or on the
+    demo its own (`store.demo_runs_dir`: None where it keeps none)."""
+    if args.runs or not args.demo:
         return args.runs or store.runs_dir(os.environ, os.geteuid())
     from nastui.sim.scenarios import DEFAULT_SCENARIO, get_scenario
 
     scenario = get_scenario(args.scenario or DEFAULT_SCENARIO).name
-    demo = demo_state_dir(os.environ, scenario)
-    return demo / "bench" if demo is not None else None
+    return store.demo_runs_dir(os.environ, demo_state_dir(os.environ, scenario))
 
 
 def _saved(args: argparse.Namespace) -> tuple[Path | None, list[BenchRun]]:

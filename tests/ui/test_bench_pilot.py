@@ -373,3 +373,31 @@ async def test_a_typed_target_is_checked_and_shown_as_typed() -> None:
         await pilot.pause()
         toast = app.screen.query_one("Toast").render()  # as markup: MarkupError, the app ended
         assert "/nope/[/]x" in str(toast)
+
+
+async def test_the_demos_runs_are_saved_where_bench_run_demo_saves_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The interface's demo keeps its runs in the demo's own state directory, as `bench run
+    --demo` does (it kept them for the session only, so `bench list --demo` and the next
+    session's compare view never saw them), and never among the machine's runs."""
+    import io
+
+    from nastui.cli.args import parse_args
+    from nastui.cli.main import run_headless
+    from nastui.session import Source, open_session
+    from nastui.ui.app import make_app
+
+    monkeypatch.delenv("NASTUI_BENCH_DIR", raising=False)
+    monkeypatch.setenv("NASTUI_STATE_DIR", str(tmp_path))
+    session = open_session(Source(demo=True), {"NASTUI_STATE_DIR": str(tmp_path)})
+    app = make_app(session, live=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_bench(pilot)
+        assert screen.source.runs_dir == tmp_path / "bench"
+        await run_times(pilot, 1)
+    assert len(found(tmp_path / "bench", "*.json")) == 1
+    out = io.StringIO()
+    assert run_headless(parse_args(["--demo", "bench", "list"]), out) == 0
+    assert f"saved runs in {tmp_path / 'bench'}:" in out.getvalue()
+    assert "#1" in out.getvalue()

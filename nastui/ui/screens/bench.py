@@ -351,8 +351,9 @@ class BenchScreen(NasScreen):
         self.app.push_screen(BenchCompareScreen(self.all_runs(), self.export_dir()))
 
     def export_dir(self) -> Path:
-        """Where SVG files go: beside the saved runs, else (the demo keeps none) the directory
-        nastui was started in, as `nastui bench show --svg FILE` does; the notice names it."""
+        """Where SVG files go: beside the saved runs, else (a demo without a state directory
+        keeps none) the directory nastui was started in, as `nastui bench show --svg FILE`
+        does; the notice names it."""
         return self.source.runs_dir or Path.cwd()
 
     def action_export(self) -> None:

@@ -100,7 +100,7 @@ def demo_source(
     return BenchSource(
         host=ModelHost(pace=pace),
         inspect=inspect,
-        runs_dir=None,
+        runs_dir=store.demo_runs_dir(os.environ, session.state_dir),
         clock=session.clock.now,
         host_name="demo",
         demo=True,
