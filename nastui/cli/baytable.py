@@ -79,23 +79,41 @@ def face_lines(
     face: Face,
     cells: dict[int, str],
     paint: Callable[[int, str], str] | None = None,
+    columns: range | None = None,
 ) -> list[str]:
-    """Rows of one face: `| a | b |`, every cell padded to the widest; holes left blank.
+    """Rows of one face (of its grid `columns`, default all): `| a | b |`, every cell padded
+    to the widest of the face; holes left blank.
 
     The separators are always ASCII `|`, as lsidrivemap draws them: the table is for reading
     on any console and for grep and awk alike.
     """
-    width = max((len(t) for t in cells.values()), default=1)
+    width = cell_width(cells)
     lines = []
     for row in range(face.rows):
         parts = []
-        for col in range(face.columns):
+        for col in columns or range(face.columns):
             bay = face.at(row, col)
             text = cells.get(bay.number, "-") if bay else ""
             padded = f" {text:<{width}} "
             parts.append(paint(bay.number, padded) if bay and paint else padded)
         lines.append("|" + "|".join(parts) + "|")
     return lines
+
+
+def cell_width(cells: dict[int, str]) -> int:
+    """The widest cell's text."""
+    return max((len(t) for t in cells.values()), default=1)
+
+
+def column_bands(columns: int, cell: int, width: int | None) -> list[range]:
+    """The face's grid columns in as few bands of equal size as fit `width` terminal columns
+    (cells of `cell` characters, `| x |`); one band when it fits, or with no width (a pipe)."""
+    if width is None or 1 + columns * (cell + 3) <= width:
+        return [range(columns)]
+    fit = max(1, (width - 1) // (cell + 3))
+    count = -(-columns // fit)
+    size = -(-columns // count)
+    return [range(start, min(start + size, columns)) for start in range(0, columns, size)]
 
 
 def render_bays(
@@ -105,9 +123,12 @@ def render_bays(
     glyphs: Glyphs,
     *,
     color: bool = False,
+    width: int | None = None,
 ) -> str:
     """The whole chassis as text: a titled table per face (a bay whose locate LED is lit
-    marked `LOCATE_MARK` after its text), the key to its marks, then drives in no bay."""
+    marked `LOCATE_MARK` after its text), the key to its marks, then drives in no bay. A face
+    wider than `width` (a terminal's; None: any width, for a pipe) is drawn in bands of its
+    columns, each titled."""
     chassis = snapshot.chassis
     if chassis is None:
         return ""
@@ -125,9 +146,16 @@ def render_bays(
 
     out = [f"{snapshot.host}: {chassis.name}, {_VIEW_TITLES.get(view, view)}"]
     for face in chassis.faces:
-        if len(chassis.faces) > 1 or face.side is not Side.FRONT:
-            out.append(f"{_SIDE_TITLES[face.side]}:")
-        out += face_lines(face, cells, paint)
+        titled = len(chassis.faces) > 1 or face.side is not Side.FRONT
+        bands = column_bands(face.columns, cell_width(cells), width)
+        for band in bands:
+            where = _SIDE_TITLES[face.side] if titled else ""
+            if len(bands) > 1:
+                part = f"columns {band.start + 1}-{band.stop} of {face.columns}"
+                where = f"{where}, {part}" if where else part
+            if where:
+                out.append(f"{where}:")
+            out += face_lines(face, cells, paint, band)
     keys = [legend(states.values())] if view == "health" else []
     if lit:
         keys.append(LOCATE_KEY)

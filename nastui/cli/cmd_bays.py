@@ -7,6 +7,7 @@ import sys
 from typing import Any, TextIO
 
 from nastui import exits
+from nastui.cli.args import help_width
 from nastui.cli.baytable import bay_entries, render_bays
 from nastui.cli.command import glyphs_of, poll_once, use_color, write_json
 from nastui.core.layout import NO_CHASSIS
@@ -45,5 +46,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             out.write(f"  {drive.label}\n")
         return exits.OK
     glyphs = glyphs_of(args, session)
-    out.write(render_bays(snapshot, args.view, limits, glyphs, color=use_color(args, out)))
+    width = help_width() if out.isatty() else None  # a terminal's; a pipe's rows stay whole
+    text = render_bays(snapshot, args.view, limits, glyphs, color=use_color(args, out), width=width)
+    out.write(text)
     return exits.OK
