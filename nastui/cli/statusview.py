@@ -68,12 +68,14 @@ def problem_lines(snapshot: HostSnapshot) -> list[str]:
     return lines
 
 
-def _drive_line(snapshot: HostSnapshot) -> str:
+def _drive_line(snapshot: HostSnapshot, limits: Thresholds) -> str:
     counts = summary.drive_counts(snapshot)
     line = f"drives   {counts.total} ({counts.in_bays} in bays, {counts.standby} in standby)"
     hot = summary.hottest(snapshot)
     if hot is not None and hot.temperature is not None:
-        line += f", hottest {hot.temperature.celsius:.0f} °C ({drive_place(snapshot, hot)})"
+        old = summary.reading_age(hot, snapshot.taken_at, limits)
+        where = drive_place(snapshot, hot) + (f", {old}" if old else "")
+        line += f", hottest {hot.temperature.celsius:.0f} °C ({where})"
     return line
 
 
@@ -83,10 +85,13 @@ def _pool_line(pool: Pool, now: float, full_in: FullIn) -> str:
     return f"{line}, {eta}" if eta else line
 
 
-def section_lines(snapshot: HostSnapshot, full_in: FullIn | None = None) -> list[str]:
-    """Drives, pools, fans and sensors, a line or so each."""
+def section_lines(
+    snapshot: HostSnapshot, full_in: FullIn | None = None, limits: Thresholds | None = None
+) -> list[str]:
+    """Drives, pools, fans and sensors, a line or so each (a hottest drive's old reading
+    said so, by `limits`)."""
     now = snapshot.taken_at
-    lines = [_drive_line(snapshot)]
+    lines = [_drive_line(snapshot, limits or Thresholds())]
     for i, pool in enumerate(snapshot.pools):
         text = _pool_line(pool, now, full_in or {})
         lines.append(("pools    " if i == 0 else "         ") + text)
@@ -132,7 +137,7 @@ def render_status(
     lines after the box's own, such as the UPSes)."""
     limits = limits or Thresholds()
     lines = [headline(snapshot, limits), *problem_lines(snapshot), ""]
-    lines += [perfdata.text(line) for line in [*section_lines(snapshot, full_in), *extra]]
+    lines += [perfdata.text(line) for line in [*section_lines(snapshot, full_in, limits), *extra]]
     if verbose:
         lines += ["", *verbose_lines(snapshot)]
     temps = perfdata.joined(perfdata.drive_items(snapshot, limits))

@@ -55,13 +55,30 @@ def hottest(snapshot: HostSnapshot) -> Drive | None:
 STALE_MARK = "~"
 
 
+def stale_reading(drive: Drive, now: float, limits: Thresholds) -> bool:
+    """Whether the drive's temperature is an old one: it is asleep (its last reading), or the
+    reading is older than `limits.stale_after_s`."""
+    temp = drive.temperature
+    return temp is not None and (drive.power.spun_down or temp.age(now) > limits.stale_after_s)
+
+
+def reading_age(drive: Drive, now: float, limits: Thresholds) -> str | None:
+    """What makes a drive's temperature old, in words ("asleep, read 41 min ago", "read 12
+    min ago"); None for a fresh one."""
+    temp = drive.temperature
+    if temp is None or not stale_reading(drive, now, limits):
+        return None
+    ago = f"read {units.age(temp.age(now))}"
+    return f"asleep, {ago}" if drive.power.spun_down else ago
+
+
 def temp_label(drive: Drive, now: float, limits: Thresholds, *, degree: str = "") -> str:
     """A drive's temperature in a few characters: "36", "36°", "36~" when the reading is stale
     or the drive is asleep (its last reading), "?" when there is none."""
     temp = drive.temperature
     if temp is None:
         return "?"
-    stale = drive.power.spun_down or temp.age(now) > limits.stale_after_s
+    stale = stale_reading(drive, now, limits)
     return f"{temp.celsius:.0f}{degree}" + (STALE_MARK if stale else "")
 
 

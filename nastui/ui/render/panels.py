@@ -146,6 +146,8 @@ def thermal_text(
         where = drive_place(snapshot, hot)
         text.append("hottest ", style=DIM)
         text.append(degrees(hot.temperature.celsius, glyphs), style=LABEL)
+        if summary.stale_reading(hot, snapshot.taken_at, limits):  # an asleep drive's last
+            text.append(summary.STALE_MARK, style="blue")
         text.append(f" {where}")
     # Whole items after it, as room allows, the sleepers first (they explain stale readings):
     # the panel cut "23 asleep" to "~", or to "2~" a little wider.
