@@ -89,6 +89,21 @@ OPTIONS: tuple[Option, ...] = (
 )
 
 
+# Settings the command line takes that the form does not offer, and the profiles they matter for.
+_NOT_IN_THE_FORM: dict[str, frozenset[str]] = {
+    "bs_bytes": frozenset({"sweep", "randrw"}),
+    "job_text": frozenset({"custom"}),
+}
+
+
+def profiles_taking(field: str) -> frozenset[str] | None:
+    """The profiles a setting matters for (None: every one): the allowlist a front end checks
+    an option against, so one a profile ignores is refused rather than dropped."""
+    if field in _NOT_IN_THE_FORM:
+        return _NOT_IN_THE_FORM[field]
+    return next((o.profiles for o in OPTIONS if o.field == field), None)
+
+
 def options_for(profile: str) -> tuple[Option, ...]:
     """The options that matter for `profile`."""
     return tuple(o for o in OPTIONS if o.profiles is None or profile in o.profiles)

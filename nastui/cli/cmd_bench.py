@@ -193,14 +193,54 @@ def _list(args: argparse.Namespace, out: TextIO) -> int:
     return exits.OK
 
 
+# The run options that set one setting each, and the setting (`bench.options.profiles_taking`).
+_SETTING_OF = {
+    "size": "size_bytes",
+    "runtime": "runtime_s",
+    "ramp": "ramp_s",
+    "no_direct": "direct",
+    "compressible": "refill",
+    "iodepth": "iodepths",
+    "numjobs": "numjobs",
+    "rw": "rw",
+    "bs": "bs_bytes",
+    "file_size": "file_bytes",
+    "records": "record_sizes",
+    "job": "job_text",
+}
+
+
+def _refuse_what_the_profile_ignores(args: argparse.Namespace) -> None:
+    """An option the profile does not use is refused by name, not dropped: `custom --no-direct`
+    ran buffered-or-not as its job file said, and the run record said nothing of it.
+
+    Raises:
+        ValueError: one line naming the option and the profiles it is for.
+    """
+    from nastui.bench.options import profiles_taking
+
+    for option, field in _SETTING_OF.items():
+        taking = profiles_taking(field)
+        if getattr(args, option) in (None, False) or taking is None or args.profile in taking:
+            continue
+        name = f"--{option.replace('_', '-')}"
+        if args.profile == "custom":
+            raise ValueError(f"{name} does not apply to a custom job: its job file sets that")
+        raise ValueError(
+            f"{name} does not apply to the {args.profile} profile "
+            f"(it is for {', '.join(sorted(taking))})"
+        )
+
+
 def settings_from(args: argparse.Namespace) -> BenchSettings:
     """The profile's defaults with the options given on top.
 
     Raises:
-        ValueError: one line: a numeric option out of its bounds (`nastui.bench.bounds`) or
-            not a number, a custom profile without --job, a job file that cannot be read or
-            that the allowlist refuses.
+        ValueError: one line: an option the profile does not use, a numeric option out of its
+            bounds (`nastui.bench.bounds`) or not a number, a custom profile without --job, a
+            job file that cannot be read or that the allowlist refuses.
     """
+    _refuse_what_the_profile_ignores(args)
     settings = PROFILES[args.profile].defaults
     changes: dict[str, object] = {}
     for option, field, read in _NUMERIC:

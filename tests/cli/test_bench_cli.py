@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import io
 import json
 import os
 import signal
@@ -17,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from nastui import exits
 from nastui.bench.profiles import PROFILES
 from tests.conftest import REPO, require_tool
 
@@ -301,3 +303,51 @@ def test_text_is_printed_as_it_is_not_as_emoji_codes(nastui_cmd: list[str], tmp_
         f"nastui: {job}: line 1: 'root:x:0:0:root:/root:/bin/bash' is not a fio option a custom "
         "job may set\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (
+            ["dd", "/tmp", "--records", "4k"],
+            "--records does not apply to the dd profile (it is for wsc)",
+        ),
+        (["cdm", "/tmp", "--file-size", "4G"], "--file-size does not apply to the cdm profile"),
+        (
+            ["dd", "/tmp", "--job", "job.fio"],
+            "--job does not apply to the dd profile (it is for custom)",
+        ),
+        (
+            ["wsc", "/tmp", "--bs", "4k"],
+            "--bs does not apply to the wsc profile (it is for randrw, sweep)",
+        ),
+        (
+            ["custom", "/tmp", "--job", "job.fio", "--no-direct"],
+            "--no-direct does not apply to a custom job",
+        ),
+        (
+            ["custom", "/tmp", "--job", "job.fio", "--runtime", "5"],
+            "--runtime does not apply to a custom job",
+        ),
+    ],
+)
+def test_an_option_the_profile_does_not_use_is_refused_by_name(
+    argv: list[str],
+    said: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`bench run custom --no-direct` ran as the job file said and the record kept the option as
+    if it had applied: every option is checked against the profiles it is for
+    (`bench.options.profiles_taking`), as the options form offers only those."""
+    from nastui.cli.args import parse_args
+    from nastui.cli.main import run_headless
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("NASTUI_STATE_DIR", str(tmp_path))
+    (tmp_path / "job.fio").write_text("[j]\nrw=read\nsize=1M\n")
+    code = run_headless(parse_args(["--demo", "bench", "run", *argv]), io.StringIO())
+    assert code == exits.EX_USAGE
+    assert said in capsys.readouterr().err
+    assert not (tmp_path / "bench").exists()  # nothing ran, nothing saved
