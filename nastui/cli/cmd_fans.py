@@ -25,14 +25,13 @@ from nastui.cli.command import glyphs_of, poll_once, write_json
 from nastui.collectors import hwmon_fans
 from nastui.collectors.procs import fand_pids
 from nastui.config import Config
-from nastui.config.fancontrol import FanDriver
-from nastui.config.validate_fans import DEFAULT_CURVE
 from nastui.core.fleetview import pick_form
 from nastui.core.glyphs import Glyphs
 from nastui.fans.logic.owner import Control, Controller, FanSetup, control_of, fand_words
 from nastui.fans.logic.preview import draft_zone, staleness_period, zone_now
 from nastui.fans.logic.zone import Blind, Reading, ZoneDecision
 from nastui.model import Fan, FanZone, HostSnapshot, ZoneMode
+from nastui.model.fanzone import DEFAULT_CURVE
 from nastui.session import Session, Source
 
 WIDTH = 80
@@ -86,7 +85,7 @@ def _setup(fan: Fan, config: Config, chips: list[hwmon_fans.Chip]) -> FanSetup:
     wanted = next((c for c in config.fans if c.name == fan.name), None)
     if wanted is None:
         return FanSetup(fan.driver, fan.driver == "ipmi" and fan.zone is not None)
-    if wanted.driver is not FanDriver.HWMON or wanted.hwmon_name is None or wanted.pwm is None:
+    if wanted.driver.value != "hwmon" or wanted.hwmon_name is None or wanted.pwm is None:
         return FanSetup(wanted.driver.value, True)
     chip = hwmon_fans.find_chip(chips, wanted.hwmon_name, wanted.hwmon_device)
     mode = hwmon_fans.pwm_mode(chip, wanted.pwm) if isinstance(chip, hwmon_fans.Chip) else None

@@ -18,10 +18,10 @@ from typing import Any
 import pytest
 
 from nastui.collectors.procs import fand_pids, is_fand
-from nastui.config.validate_fans import DEFAULT_CURVE
 from nastui.fans.logic.curve import curve_duty
 from nastui.fans.logic.owner import Controller, FanSetup, control_of
 from nastui.model import FanCurve
+from nastui.model.fanzone import DEFAULT_CURVE
 from tests.cli.test_demo_footprint import WRITE_CALLS, written
 from tests.cli.test_export_cli import nastui
 from tests.conftest import require_tool
