@@ -4,12 +4,12 @@ at a duty above 0) flagged; then each zone: what it follows, that temperature no
 its curve gives for it (`nastui.fans.logic.preview.zone_now`, the fan screen's preview). Reads
 only: `pwmN_enable` and /proc/PID/cmdline besides the poll; never writes a fan.
 
-    nano: 5 fans, 2 zones; no nastui fand runs
-    FAN         ZONE     RPM  DUTY  SET BY
-    front       drives  1098   45%  BIOS
+    vm: 1 fan, 1 zone; no nastui fand runs
+    FAN    ZONE      RPM  DUTY  SET BY
+    front  drives   1100   39%  BIOS/BMC
         pwm2_enable=5: the chip's automatic mode (BIOS)
-    zone drives: curve on hottest-drive
-        hottest drive sdc 41 C: the curve gives 52% now
+    zone drives: hottest-drive, curve
+        hottest drive sdb 38 C: the curve gives 44% now; its fans run at 39%
 """
 
 from __future__ import annotations
@@ -194,7 +194,18 @@ def _fan_rows(fans: list[FanNow], glyphs: Glyphs) -> list[str]:
     return lines
 
 
-def _zone_lines(now: ZoneNow, glyphs: Glyphs) -> list[str]:
+def _running(zone: str, fans: list[FanNow]) -> str:
+    """ "; its fans run at 45%" (a range when they differ; nothing when none reads a duty)."""
+    duties = sorted(
+        f.fan.duty_percent for f in fans if f.fan.zone == zone and f.fan.duty_percent is not None
+    )
+    if not duties:
+        return ""
+    low, high = f"{duties[0]:.0f}", f"{duties[-1]:.0f}"
+    return f"; its fans run at {low if low == high else f'{low}-{high}'}%"
+
+
+def _zone_lines(now: ZoneNow, fans: list[FanNow], glyphs: Glyphs) -> list[str]:
     zone, reading, decision = now.zone, now.reading, now.decision
     follows = "+".join(s.value for s in zone.sources) or "hottest-drive"
     how = "PID" if zone.mode is ZoneMode.PID else "curve"
@@ -212,7 +223,7 @@ def _zone_lines(now: ZoneNow, glyphs: Glyphs) -> list[str]:
             text = f"{temp}, {aim}: {decision.duty:.0f}% from a fresh start"
         else:
             text = f"{temp}: the curve gives {decision.duty:.0f}% now"
-    return lines + _wrap(text, "    ")
+    return lines + _wrap(text + _running(zone.name, fans), "    ")
 
 
 def render_fans(
@@ -228,7 +239,7 @@ def render_fans(
         return "\n".join([NO_FANS, *errors]) + "\n"
     lines = [_heading(snapshot, len(zones), pids, demo), *_fan_rows(fans, glyphs)]
     for zone in zones:
-        lines += _zone_lines(zone, glyphs)
+        lines += _zone_lines(zone, fans, glyphs)
     return "\n".join(lines + errors).replace("°", glyphs.degree) + "\n"
 
 

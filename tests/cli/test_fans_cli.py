@@ -141,7 +141,7 @@ def test_who_drives_a_hwmon_fan(
     assert row.split() == ["front", "drives", "1100", "39%", by]
     assert detail in " ".join(text.split())
     assert "zone drives: hottest-drive, curve" in text
-    assert "hottest drive sdb 38 C: the curve gives 44% now" in text
+    assert "hottest drive sdb 38 C: the curve gives 44% now; its fans run at 39%" in text
     data = fans_json(*argv)
     assert data["fans"][0]["pwm_enable"] == enable
     assert data["fand_pids"] == ([812] if proc == FAND_ARGV else [] if proc else None)
@@ -171,7 +171,7 @@ def test_a_blind_zone_is_fail_safe(tmp_path: Path) -> None:
     for temp in box.temps:
         temp.unlink()
     text = fans("--root", str(box.root), "--config", str(box.config), "fans")
-    assert "    FAIL-SAFE 100%: sda: no temperature" in text.splitlines()
+    assert "    FAIL-SAFE 100%: sda: no temperature; its fans run at 39%" in text.splitlines()
 
 
 def test_no_fans_is_one_line(tmp_path: Path) -> None:
