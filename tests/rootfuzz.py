@@ -2,15 +2,16 @@
 
 `make_tree` builds a small NAS under a directory: four drives (SATA, SAS in an SES enclosure,
 one with partitions under md), an md RAID1 (/proc/mdstat, /sys/block/md0/md), hwmon chips with
-fans and a CPU package, /proc/self/mountinfo and /proc/diskstats, /etc/hostname.
+fans and a CPU package, /proc/self/mountinfo and /proc/diskstats, a fand's /proc/812/cmdline,
+/etc/hostname.
 
 `spoil` replaces one path of it by what a hostile user or a broken capture could leave there: a
 FIFO (an open that blocks), a link to /dev/zero (a read that never ends), a sparse 1 GiB file,
 a symbolic link loop, a link to a missing file, a directory, or an empty file.
 
-`run_commands` runs `drives --json`, `bays --json`, `pools --json` and `status` on a tree in one
-child process (each in process, through `nastui.entry.main`), with a memory limit and a time
-limit, and returns each command's exit status and whether it was an internal error.
+`run_commands` runs `drives --json`, `bays --json`, `pools --json`, `status` and `fans --json` on
+a tree in one child process (each in process, through `nastui.entry.main`), with a memory limit
+and a time limit, and returns each command's exit status and whether it was an internal error.
 """
 
 from __future__ import annotations
@@ -28,7 +29,9 @@ from tests.fakehwmon import add_chip, add_coretemp
 from tests.fakepools import md_tree
 from tests.fakesys import SAS_PARENT, SATA_PARENT, FakeDisk, add_enclosure, build
 
-COMMANDS = (("drives", "--json"), ("bays", "--json"), ("pools", "--json"), ("status",))
+COMMANDS = (
+    ("drives", "--json"), ("bays", "--json"), ("pools", "--json"), ("status",), ("fans", "--json"),
+)  # fmt: skip
 KINDS = ("fifo", "zero", "sparse", "loop", "dangling", "directory", "empty")
 # nastui's own state files, and what else they can hold: JSON nested past the stack, not UTF-8
 STATE_FILES = (
@@ -92,6 +95,7 @@ def make_tree(base: Path) -> tuple[Path, Path]:
     for name, text in (
         ("proc/self/mountinfo", MOUNTINFO),
         ("proc/diskstats", DISKSTATS),
+        ("proc/812/cmdline", "/usr/bin/python3\0/usr/local/bin/nastui\0fand\0"),
         ("etc/hostname", "fuzzbox\n"),
     ):
         (root / name).parent.mkdir(parents=True, exist_ok=True)

@@ -56,6 +56,11 @@ COMMANDS: tuple[Entry, ...] = (
         "cmd_capture",
     ),
     Entry(
+        "fans",
+        "each fan now: RPM, duty, zone and its temperature, who sets its speed (read only)",
+        "cmd_fans",
+    ),
+    Entry(
         "fand",
         "fan control daemon: zone curves or PID, full speed when blind; restores fans on exit",
         "cmd_fand",

@@ -120,6 +120,12 @@ def read_fan(chip: Chip, channel: int, name: str) -> Fan:
     return Fan(name, rpm, duty, driver="hwmon", controllable=controllable)
 
 
+def pwm_mode(chip: Chip, channel: int) -> int | None:
+    """Channel `channel`'s `pwmN_enable` now (0 full speed, 1 manual, 2 and up the chip's
+    automatic modes); None when unreadable."""
+    return read_int(chip.path / f"pwm{channel}_enable")
+
+
 def fan_channels(chip: Chip) -> list[int]:
     """The N of every `fanN_input` the chip has, in order."""
     return sorted(int(m["n"]) for n in list_names(chip.path) if (m := _FAN_INPUT.match(n)))

@@ -13,6 +13,7 @@ from nastui.config.keys import FAN_KEYS, ZONE_KEYS
 from nastui.config.validate_base import Section, check_order, check_unique, repeat_of
 from nastui.config.validate_values import dotted, number_text, one_of, show
 from nastui.model import CurveKind, CurvePoint, FanCurve, FanSource, ZoneMode
+from nastui.model.fanzone import DEFAULT_CURVE
 
 DRIVER_KEYS: dict[FanDriver, tuple[str, ...]] = {
     FanDriver.HWMON: ("hwmon_name", "hwmon_device", "pwm"),
@@ -26,8 +27,6 @@ REQUIRED_KEYS: dict[FanDriver, tuple[str, ...]] = {
     FanDriver.IPMI_DELL: ("ipmi_zone",),
     FanDriver.COMMAND: ("set_command",),
 }
-# The curve a PID zone falls back to when it sets none (also the example's curve).
-DEFAULT_CURVE = (CurvePoint(30.0, 20.0), CurvePoint(40.0, 50.0), CurvePoint(45.0, 100.0))
 TEMP_LOW, TEMP_HIGH = -20.0, 120.0
 _GAINS = (("kp", 4.0), ("ki", 0.1), ("kd", 0.0))  # defaults as in FanZoneConfig
 # Bounds beyond which a value is a typo that would switch the fail-safe off or stall the loop:

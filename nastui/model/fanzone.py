@@ -22,6 +22,11 @@ class CurvePoint:
     duty_percent: float
 
 
+# A zone's curve when it sets none (a PID zone's limits; the example's curve; the drafts the fans
+# screen, `nastui fans` and the demo's fand make for zones no [[zone]] configures).
+DEFAULT_CURVE = (CurvePoint(30.0, 20.0), CurvePoint(40.0, 50.0), CurvePoint(45.0, 100.0))
+
+
 @dataclass(frozen=True, slots=True)
 class FanCurve:
     """A temperature -> duty curve with its limits.

@@ -21,7 +21,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     *(
         (scenario, command)
         for scenario in ("hot-bay", "mixed", "failing-drive")
-        for command in ("status", "drives", "pools", "alert list", "bays --view temp")
+        for command in ("status", "drives", "pools", "fans", "alert list", "bays --view temp")
     ),
     *(("failing-drive", f"bays --view {view}") for view in ("dev", "health", "serial", "pool")),
     ("hot-bay", "config check"),

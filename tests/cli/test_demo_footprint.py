@@ -26,6 +26,8 @@ COMMANDS = [
     ["bays", "--json"],
     ["drives"],
     ["pools", "--json"],
+    ["fans"],
+    ["fans", "--json"],
     ["config", "init"],
     ["config", "check"],
     ["alert", "list", "--json"],

@@ -22,6 +22,7 @@ SMART = FIXTURES / "smartctl/smartctl_exporter/SEAGATE_ST373453LC_26.json"
         ["bays"],
         ["drives"],
         ["pools"],
+        ["fans"],
         ["alert", "list"],
         ["selftest", "status"],
         ["selftest", "schedule"],

@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.rootfuzz import (
+    COMMANDS,
     KINDS,
     STATE_COMMANDS,
     STATE_FILES,
@@ -36,7 +37,7 @@ HANG_S = 120.0  # far past what the four commands take on a shared machine: only
 def assert_clean(ran: list[Ran]) -> None:
     bad = [f"{' '.join(r.argv)}: exit {r.code}: {r.stderr[-600:]}" for r in ran if r.internal_error]
     assert not bad, "\n".join(bad)
-    assert len(ran) == 4
+    assert len(ran) == len(COMMANDS)
 
 
 def attacked(tmp_path: Path, spoils: list[tuple[str, str]]) -> list[Ran]:

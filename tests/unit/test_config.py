@@ -16,7 +16,6 @@ from nastui.config.alerting import Security
 from nastui.config.fancontrol import FanDriver
 from nastui.config.keys import undocumented
 from nastui.config.remote import SnmpProfile
-from nastui.config.validate_fans import DEFAULT_CURVE
 from nastui.model import (
     AttributeLimit,
     CurveKind,
@@ -30,6 +29,7 @@ from nastui.model import (
     Thresholds,
     ZoneMode,
 )
+from nastui.model.fanzone import DEFAULT_CURVE
 from tests.conftest import REPO
 
 CONFIG = Path("/etc/nastui/config.toml")

@@ -14,7 +14,6 @@ from pathlib import Path
 
 from nastui.collectors import hwmon_fans, runner
 from nastui.config.fancontrol import FanConfig, FanDriver
-from nastui.config.validate_fans import DEFAULT_CURVE
 from nastui.daemonlog import Repeats
 from nastui.fans.io import (
     CommandFan,
@@ -29,6 +28,7 @@ from nastui.fans.io import FanDriver as Driver
 from nastui.fans.logic.curve import FanLimits
 from nastui.fans.logic.preview import draft_zone
 from nastui.model import FanZone, HostSnapshot
+from nastui.model.fanzone import DEFAULT_CURVE
 
 Builder = Callable[[FanConfig], Driver]
 """Makes the driver of a `[[fan]]`; raises `FanUnavailable` when it cannot be driven."""

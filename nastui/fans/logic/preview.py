@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from nastui.fans.logic.curve import FULL
 from nastui.fans.logic.zone import (
     CPU_SENSOR,
+    Blind,
     Reading,
     ZoneDecision,
     ZoneState,
@@ -43,22 +44,27 @@ def stale_after(zone: FanZone, period: float) -> float:
     return zone.stale_periods * period
 
 
+def zone_now(
+    zone: FanZone, snapshot: HostSnapshot, period: float
+) -> tuple[Reading | Blind | None, ZoneDecision]:
+    """What `zone` follows at the snapshot's temperatures (None: every drive asleep) and the
+    duty it gets from a fresh start (no history): the fan screen's preview and `nastui fans`."""
+    reading = zone_reading(
+        zone.sources,
+        snapshot.drives,
+        snapshot.sensors,
+        snapshot.taken_at,
+        stale_after(zone, period),
+    )
+    decision, _ = zone_step(zone, ZoneState(), reading, snapshot.taken_at)
+    return reading, decision
+
+
 def preview(
     zones: Iterable[FanZone], snapshot: HostSnapshot, period: float
 ) -> tuple[ZoneDecision, ...]:
     """Each zone's duty at the snapshot's temperatures, from a fresh start (no history)."""
-    decisions: list[ZoneDecision] = []
-    for zone in zones:
-        reading = zone_reading(
-            zone.sources,
-            snapshot.drives,
-            snapshot.sensors,
-            snapshot.taken_at,
-            stale_after(zone, period),
-        )
-        decision, _ = zone_step(zone, ZoneState(), reading, snapshot.taken_at)
-        decisions.append(decision)
-    return tuple(decisions)
+    return tuple(zone_now(zone, snapshot, period)[1] for zone in zones)
 
 
 def history_metrics(zone: FanZone, snapshot: HostSnapshot) -> tuple[list[str], list[str]]:

@@ -18,7 +18,6 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.markup import escape
 
 from nastui.config import ConfigError
-from nastui.config.validate_fans import DEFAULT_CURVE
 from nastui.config.writer import save_zone
 from nastui.fans.logic.preview import (
     draft_zone,
@@ -30,6 +29,7 @@ from nastui.fans.logic.preview import (
     zone_temperatures,
 )
 from nastui.model import FanZone, HostSnapshot
+from nastui.model.fanzone import DEFAULT_CURVE
 from nastui.ui.render.fans import fan_list_text, preview_text, replay_text
 from nastui.ui.screens.base import NasScreen
 from nastui.ui.widgets.fancurve import CurveEditor
