@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING, Any, NoReturn, cast
 
 from nastui import __version__
 from nastui.cli.registry import COMMANDS, command
+from nastui.core.cmdline import command_of
 from nastui.exits import EX_USAGE, UNKNOWN
 
 COLOR_CHOICES = ("none", "16", "256", "truecolor")
 
 
 PLUGIN_COMMANDS = frozenset({"status"})  # run by monitoring systems: their exit codes apply
-VALUED_OPTIONS = frozenset({"--scenario", "--seed", "--root", "--config", "--colors"})
 
 
 class _Formatter(argparse.HelpFormatter):
@@ -75,22 +75,6 @@ def help_width() -> int:
     except (AttributeError, ValueError, OSError):  # not a terminal, or closed
         columns = 0
     return columns if columns > 0 else 80
-
-
-def command_of(argv: Sequence[str]) -> str | None:
-    """The command named on a command line (the first word that is not an option or the
-    value of a global option), or None."""
-    skip = False
-    for word in argv:
-        if skip:
-            skip = False
-        elif word in VALUED_OPTIONS:
-            skip = True
-        elif word == "--":
-            return None
-        elif not word.startswith("-"):
-            return word
-    return None
 
 
 def load_command(argv: Sequence[str] | None = None) -> None:

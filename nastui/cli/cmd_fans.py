@@ -28,10 +28,9 @@ from nastui.config import Config
 from nastui.core.fleetview import pick_form
 from nastui.core.glyphs import Glyphs
 from nastui.fans.logic.owner import Control, Controller, FanSetup, control_of, fand_words
-from nastui.fans.logic.preview import draft_zone, staleness_period, zone_now
+from nastui.fans.logic.preview import drafts_for, staleness_period, zone_now
 from nastui.fans.logic.zone import Blind, Reading, ZoneDecision
 from nastui.model import Fan, FanZone, HostSnapshot, ZoneMode
-from nastui.model.fanzone import DEFAULT_CURVE
 from nastui.session import Session, Source
 
 WIDTH = 80
@@ -72,10 +71,8 @@ class ZoneNow:
 
 def zones_now(config: Config, snapshot: HostSnapshot) -> list[ZoneNow]:
     """The configured zones, then a draft for each zone a fan names that none configures."""
-    named = {z.name for z in config.zones}
-    drafts = dict.fromkeys(f.zone for f in snapshot.fans if f.zone and f.zone not in named)
     zones = [(z, True) for z in config.zones]
-    zones += [(draft_zone(name, DEFAULT_CURVE), False) for name in drafts if name is not None]
+    zones += [(z, False) for z in drafts_for(snapshot.fans, (z.name for z in config.zones))]
     period = staleness_period(config.poll.fans_s, config.poll.temperature_s)
     return [ZoneNow(z, known, *zone_now(z, snapshot, period)) for z, known in zones]
 

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from nastui.collectors.sysfs import list_names
+from nastui.core.cmdline import command_of
 from nastui.safeio import read_bounded
 
 CMDLINE_LIMIT = 16 * 1024  # an argument list; a longer one is not a fand's
@@ -26,22 +27,8 @@ def is_fand(argv: Sequence[str]) -> bool:
     for i, word in enumerate(argv):
         if Path(word).name == "nastui":
             rest = argv[i + 1 :]
-            return _after_options(rest) == ["fand"] and "--full-speed" not in rest
+            return command_of(rest) == "fand" and "--full-speed" not in rest
     return False
-
-
-def _after_options(rest: Sequence[str]) -> list[str]:
-    """The first word of `rest` that is not an option nor an option's value (`--root DIR`)."""
-    takes_value = {"--scenario", "--seed", "--root", "--config", "--colors"}
-    skip = False
-    for word in rest:
-        if skip:
-            skip = False
-        elif word in takes_value:
-            skip = True
-        elif not word.startswith("-"):
-            return [word]
-    return []
 
 
 def _argv(path: Path) -> list[str] | None:

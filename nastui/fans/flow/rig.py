@@ -26,9 +26,8 @@ from nastui.fans.io import (
 )
 from nastui.fans.io import FanDriver as Driver
 from nastui.fans.logic.curve import FanLimits
-from nastui.fans.logic.preview import draft_zone
+from nastui.fans.logic.preview import drafts_for
 from nastui.model import FanZone, HostSnapshot
-from nastui.model.fanzone import DEFAULT_CURVE
 
 Builder = Callable[[FanConfig], Driver]
 """Makes the driver of a `[[fan]]`; raises `FanUnavailable` when it cannot be driven."""
@@ -111,8 +110,7 @@ def demo_plan(
     if zones and fans:
         return tuple(zones), tuple(fans)
     sim_fans = [f for f in snapshot.fans if f.zone is not None]
-    names = list(dict.fromkeys(f.zone for f in sim_fans if f.zone is not None))
-    drafts = tuple(draft_zone(name, DEFAULT_CURVE) for name in names)
+    drafts = tuple(drafts_for(sim_fans))
     configs = tuple(FanConfig(f.name, FanDriver.COMMAND, f.zone or "") for f in sim_fans)
     return drafts, configs
 

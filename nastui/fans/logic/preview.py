@@ -22,7 +22,16 @@ from nastui.fans.logic.zone import (
     zone_reading,
     zone_step,
 )
-from nastui.model import CurvePoint, FanCurve, FanSource, FanZone, HostSnapshot, ZoneMode
+from nastui.model import (
+    CurvePoint,
+    Fan,
+    FanCurve,
+    FanSource,
+    FanZone,
+    HostSnapshot,
+    ZoneMode,
+)
+from nastui.model.fanzone import DEFAULT_CURVE
 
 Series = Sequence[tuple[float, float]]
 REPLAY_STEPS = 720
@@ -31,6 +40,15 @@ REPLAY_STEPS = 720
 def draft_zone(name: str, points: tuple[CurvePoint, ...]) -> FanZone:
     """A zone the configuration does not have yet: the hottest drive on `points`."""
     return FanZone(name, (FanSource.HOTTEST_DRIVE,), ZoneMode.CURVE, FanCurve(points))
+
+
+def drafts_for(fans: Iterable[Fan], configured: Iterable[str] = ()) -> list[FanZone]:
+    """A draft on the default curve for each zone the fans name that no configured zone is,
+    in the fans' order: what the fan screen edits, fand runs on the demo and `nastui fans`
+    shows when the configuration has no `[[zone]]` for them."""
+    have = set(configured)
+    names = dict.fromkeys(f.zone for f in fans if f.zone is not None and f.zone not in have)
+    return [draft_zone(name, DEFAULT_CURVE) for name in names if name is not None]
 
 
 def staleness_period(control_period: float, temperature_poll: float) -> float:

@@ -20,7 +20,7 @@ from textual.markup import escape
 from nastui.config import ConfigError
 from nastui.config.writer import save_zone
 from nastui.fans.logic.preview import (
-    draft_zone,
+    drafts_for,
     history_metrics,
     preview,
     replay,
@@ -29,7 +29,6 @@ from nastui.fans.logic.preview import (
     zone_temperatures,
 )
 from nastui.model import FanZone, HostSnapshot
-from nastui.model.fanzone import DEFAULT_CURVE
 from nastui.ui.render.fans import fan_list_text, preview_text, replay_text
 from nastui.ui.screens.base import NasScreen
 from nastui.ui.widgets.fancurve import CurveEditor
@@ -106,8 +105,7 @@ class FansScreen(NasScreen):
         zones = list(self.nas.session.config.zones)
         drafts: set[str] = set()
         if not zones:
-            names = dict.fromkeys(f.zone for f in snapshot.fans if f.zone is not None)
-            zones = [draft_zone(name, DEFAULT_CURVE) for name in names if name is not None]
+            zones = drafts_for(snapshot.fans)
             drafts = {z.name for z in zones}
         if zones:
             editor.load(zones, drafts, self.nas.glyphs)
